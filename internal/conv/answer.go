@@ -1,0 +1,32 @@
+package conv
+
+// Answer is what the operator chose for a pending dialog. For a question
+// dialog, Answers holds one entry per question, in order. For a plan,
+// Option is the approval picker row (0-based) and Feedback the text typed
+// into the feedback row.
+type Answer struct {
+	ToolID   string           `json:"tool_id"`
+	Answers  []QuestionAnswer `json:"answers,omitempty"`
+	Option   *int             `json:"option,omitempty"`
+	Feedback string           `json:"feedback,omitempty"`
+}
+
+// QuestionAnswer answers one question: indexes into its options (several
+// only for multi-select, in the order to toggle them) and optional free
+// text for the "Type something" row.
+type QuestionAnswer struct {
+	Chosen    []int  `json:"chosen"`
+	OtherText string `json:"other_text,omitempty"`
+}
+
+// Page is a window of a conversation's stream as the API serves it.
+// PendingDialog is served beside the stream, never inside it.
+type Page struct {
+	TranscriptID  string    `json:"transcript_id"`
+	State         State     `json:"state"`
+	PendingDialog *Dialog   `json:"pending_dialog"`
+	Messages      []Message `json:"messages"`
+	FirstSeq      int       `json:"first_seq"`
+	LastSeq       int       `json:"last_seq"`
+	HasMoreBefore bool      `json:"has_more_before"`
+}

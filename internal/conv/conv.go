@@ -1,0 +1,156 @@
+// Package conv holds lab's provider-neutral conversation types: the messages
+// a chat shows, the dialogs an agent asks, their outcomes and the derived
+// conversational state. It does no I/O and imports nothing else of lab's, so
+// every adapter (the Claude Code fold, the HTTP API, the store) meets the
+// others only through these types.
+package conv
+
+import "time"
+
+// Kind says what a Message is.
+type Kind string
+
+const (
+	KindText      Kind = "text"      // Role is user or assistant; Text is markdown.
+	KindThinking  Kind = "thinking"  // The model's visible reasoning.
+	KindTool      Kind = "tool"      // A tool call; Tool is set.
+	KindDialog    Kind = "dialog"    // A question or plan approval; Dialog is set.
+	KindLifecycle Kind = "lifecycle" // Interrupts, errors, command output; Lifecycle is set.
+)
+
+// Role of a text message.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// Message is one item of the chat stream. Seq is its 1-based position; the
+// same transcript bytes always fold to the same seqs. ContentHash changes
+// whenever the message's visible content changes (a tool gets its result, a
+// dialog gets its outcome), so a client can tell a back-patch from a repeat.
+type Message struct {
+	Seq         int        `json:"seq"`
+	Kind        Kind       `json:"kind"`
+	Role        Role       `json:"role,omitempty"`
+	Time        time.Time  `json:"time,omitzero"`
+	Text        string     `json:"text,omitempty"`
+	Tool        *ToolCall  `json:"tool,omitempty"`
+	Dialog      *Dialog    `json:"dialog,omitempty"`
+	Lifecycle   *Lifecycle `json:"lifecycle,omitempty"`
+	ContentHash string     `json:"content_hash"`
+}
+
+// ToolStatus is the state of a tool call.
+type ToolStatus string
+
+const (
+	ToolRunning ToolStatus = "running"
+	ToolOK      ToolStatus = "ok"
+	ToolError   ToolStatus = "error"
+)
+
+// ToolCall is a tool the agent ran. Output is truncated for display;
+// OutputBytes is the size of the full output and OutputTruncated says
+// whether Output is a prefix of it.
+type ToolCall struct {
+	ID              string     `json:"id"`
+	Name            string     `json:"name"`
+	Input           string     `json:"input"` // one-line summary of the input
+	Status          ToolStatus `json:"status"`
+	Output          string     `json:"output,omitempty"`
+	OutputBytes     int        `json:"output_bytes,omitempty"`
+	OutputTruncated bool       `json:"output_truncated,omitempty"`
+}
+
+// Level of a lifecycle note.
+type Level string
+
+const (
+	LevelInfo    Level = "info"
+	LevelWarning Level = "warning"
+	LevelError   Level = "error"
+)
+
+// Lifecycle is a note about the conversation rather than part of it.
+type Lifecycle struct {
+	Level Level  `json:"level"`
+	Text  string `json:"text"`
+}
+
+// DialogKind says which picker a dialog is.
+type DialogKind string
+
+const (
+	DialogQuestion DialogKind = "question" // one or more questions (a form when several)
+	DialogPlan     DialogKind = "plan"     // a plan approval
+)
+
+// Dialog is a question or a plan approval the agent raised. Outcome nil means
+// pending; non-nil means answered, and the dialog stays in the stream as
+// history. Prompt texts and the plan are never truncated.
+type Dialog struct {
+	ToolID     string     `json:"tool_id"`
+	Kind       DialogKind `json:"kind"`
+	Questions  []Question `json:"questions,omitempty"`
+	Plan       string     `json:"plan,omitempty"`
+	PlanRows   []string   `json:"plan_rows,omitempty"` // approval picker rows, when known
+	Answerable bool       `json:"answerable"`
+	Outcome    *Outcome   `json:"outcome"`
+}
+
+// Pending reports whether the dialog still waits for an answer.
+func (d *Dialog) Pending() bool { return d != nil && d.Outcome == nil }
+
+// Question is one question of a question dialog.
+type Question struct {
+	Question    string   `json:"question"`
+	Header      string   `json:"header,omitempty"`
+	MultiSelect bool     `json:"multi_select"`
+	Options     []Option `json:"options"`
+}
+
+// Option is one listed choice of a question.
+type Option struct {
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
+}
+
+// Outcome is what a dialog's resolution recorded, for display only and best
+// effort. Dismissed is true whenever it resolved without a readable answer
+// (declined, interrupted, timed out with no answers).
+type Outcome struct {
+	Dismissed bool             `json:"dismissed"`
+	Results   []QuestionResult `json:"results,omitempty"` // one per question, in dialog order
+	Approved  bool             `json:"approved,omitempty"`
+	Feedback  string           `json:"feedback,omitempty"`
+}
+
+// QuestionResult is the recorded answer to one question: the listed labels
+// chosen (in toggle order for multi-select) and any free text.
+type QuestionResult struct {
+	Question  string   `json:"question"`
+	Chosen    []string `json:"chosen"`
+	OtherText string   `json:"other_text,omitempty"`
+}
+
+// State is a conversation's derived conversational state.
+type State string
+
+const (
+	StateWorking    State = "working"     // the agent is busy
+	StateQuestion   State = "question"    // a dialog is pending, and only then
+	StateNeedsInput State = "needs_input" // the turn ended, or the CLI waits on something unstructured
+	StateIdle       State = "idle"        // nothing happened yet
+	StateEnded      State = "ended"       // the process is gone
+)
+
+// Valid reports whether s is one of the known states.
+func (s State) Valid() bool {
+	switch s {
+	case StateWorking, StateQuestion, StateNeedsInput, StateIdle, StateEnded:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the pinned Claude Code CLI from npm into tools/claude (ignored by
+# git) and prints the path of its binary. Idempotent: a matching install is
+# reused. Override the folder with LAB_TOOLS_DIR.
+set -euo pipefail
+VERSION="${CLAUDE_CODE_VERSION:-2.1.328}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dir="${LAB_TOOLS_DIR:-$root/tools}/claude-$VERSION"
+bin="$dir/node_modules/@anthropic-ai/claude-code/bin/claude.exe"
+if [ -x "$bin" ] && "$bin" --version 2>/dev/null | grep -q "^$VERSION "; then
+  echo "$bin"; exit 0
+fi
+mkdir -p "$dir"
+npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "@anthropic-ai/claude-code@$VERSION" >&2
+if ! "$bin" --version 2>/dev/null | grep -q "^$VERSION "; then
+  echo "install-claude: $bin did not report version $VERSION" >&2
+  exit 1
+fi
+echo "$bin"
