@@ -1,0 +1,61 @@
+package conv
+
+import "time"
+
+// Run is a Claude Code process lab started (or adopted) in tmux.
+type Run struct {
+	ID             string     `json:"id"`
+	Cwd            string     `json:"cwd"`
+	Title          string     `json:"title"` // first prompt, else the directory name
+	Model          string     `json:"model,omitempty"`
+	PermissionMode string     `json:"permission_mode,omitempty"`
+	State          State      `json:"state"`
+	Pending        bool       `json:"pending"` // a dialog waits for the operator
+	SessionID      string     `json:"session_id,omitempty"`
+	TranscriptPath string     `json:"transcript_path,omitempty"`
+	CLIVersion     string     `json:"cli_version,omitempty"`
+	StartedAt      time.Time  `json:"started_at"`
+	EndedAt        *time.Time `json:"ended_at,omitempty"`
+}
+
+// StartRequest asks for a new run.
+type StartRequest struct {
+	Cwd            string `json:"cwd"`
+	Prompt         string `json:"prompt,omitempty"`
+	Model          string `json:"model,omitempty"`
+	PermissionMode string `json:"permission_mode,omitempty"`
+}
+
+// Session is a Claude Code conversation on disk, run by lab or not.
+type Session struct {
+	ID          string    `json:"id"` // the CLI's session id (transcript file name)
+	ProjectPath string    `json:"project_path"`
+	Title       string    `json:"title"` // first user prompt
+	Size        int64     `json:"size"`
+	ModTime     time.Time `json:"mtime"`
+	RunID       string    `json:"run_id,omitempty"` // the run that owns it, if any
+}
+
+// Query selects a window of a stream: messages with After < seq < Before,
+// at most Limit of them, the newest ones when both cursors are absent or
+// only Before is given, the oldest ones after After otherwise.
+type Query struct {
+	After  int
+	Before int
+	Limit  int
+}
+
+// Event is a small invalidation pushed to live clients; they refetch.
+type Event struct {
+	Type         string `json:"type"` // run.changed, run.messages.changed, heartbeat
+	RunID        string `json:"run_id,omitempty"`
+	State        State  `json:"state,omitempty"`
+	BackpatchSeq int    `json:"backpatch_seq,omitempty"`
+}
+
+// Event types.
+const (
+	EventRunChanged      = "run.changed"
+	EventMessagesChanged = "run.messages.changed"
+	EventHeartbeat       = "heartbeat"
+)
