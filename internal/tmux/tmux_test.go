@@ -1,0 +1,124 @@
+package tmux
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func newServer(t *testing.T) *Server {
+	t.Helper()
+	// Unix socket paths are short; t.TempDir can be long.
+	dir, err := os.MkdirTemp("", "labtmux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(filepath.Join(dir, "sock"))
+	t.Cleanup(func() {
+		s.KillServer(context.Background())
+		os.RemoveAll(dir)
+	})
+	return s
+}
+
+// waitPane polls the pane until it contains want.
+func waitPane(t *testing.T, s *Server, target, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	var last string
+	for time.Now().Before(deadline) {
+		out, err := s.Capture(context.Background(), target)
+		if err == nil && strings.Contains(out, want) {
+			return out
+		}
+		last = out
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("pane never showed %q; last:\n%s", want, last)
+	return ""
+}
+
+func TestSessionLifecycle(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	if names, err := s.ListSessions(ctx); err != nil || len(names) != 0 {
+		t.Fatalf("got %v, %v before any session; want none, nil", names, err)
+	}
+	dir := t.TempDir()
+	err := s.NewSession(ctx, SessionOptions{
+		Name: "run-1", Dir: dir, Width: 80, Height: 20,
+		Env:  map[string]string{"LAB_PROBE": "hello world"},
+		Argv: []string{"/bin/sh", "-c", `echo "probe=$LAB_PROBE pwd=$(pwd)"; exec cat`},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := waitPane(t, s, "run-1", "probe=hello world pwd="+dir)
+	_ = out
+	ok, err := s.HasSession(ctx, "run-1")
+	if err != nil || !ok {
+		t.Fatalf("HasSession(run-1) = %v, %v; want true", ok, err)
+	}
+	// A prefix must not match another session.
+	if ok, _ := s.HasSession(ctx, "run"); ok {
+		t.Fatal("HasSession(run) = true; want false (prefix)")
+	}
+	if pid, err := s.PanePID(ctx, "run-1"); err != nil || pid <= 0 {
+		t.Fatalf("PanePID = %d, %v", pid, err)
+	}
+	if err := s.KillSession(ctx, "run-1"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s.HasSession(ctx, "run-1"); ok {
+		t.Fatal("session still there after KillSession")
+	}
+	if err := s.KillSession(ctx, "run-1"); err != nil {
+		t.Fatalf("killing a missing session: %v; want nil", err)
+	}
+}
+
+func TestSendKeyAndPaste(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	// cat -v shows control bytes, so the bracketed-paste markers and keys
+	// are visible on the pane exactly as the application receives them.
+	err := s.NewSession(ctx, SessionOptions{Name: "keys", Width: 100, Height: 20,
+		Argv: []string{"/bin/sh", "-c", `printf '\033[?2004h'; stty raw -echo; echo READY; exec cat -v`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPane(t, s, "keys", "READY")
+	if err := s.Paste(ctx, "keys", "two\nlines $HOME ;"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SendKey(ctx, "keys", "Enter"); err != nil {
+		t.Fatal(err)
+	}
+	out := waitPane(t, s, "keys", "^[[201~")
+	if !strings.Contains(out, "^[[200~two") || !strings.Contains(out, "lines $HOME ;^[[201~") {
+		t.Fatalf("paste not bracketed or not verbatim:\n%s", out)
+	}
+	for _, bad := range []string{"Enter Enter", "hello", "", "-l", "C-c;kill-server"} {
+		if err := s.SendKey(ctx, "keys", bad); err == nil {
+			t.Errorf("SendKey(%q) = nil; want refused", bad)
+		}
+	}
+}
+
+func TestInvalidSessionOptions(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	for _, o := range []SessionOptions{
+		{Name: "bad name", Argv: []string{"true"}},
+		{Name: "", Argv: []string{"true"}},
+		{Name: "x:y", Argv: []string{"true"}},
+		{Name: "ok"},
+	} {
+		if err := s.NewSession(ctx, o); err == nil {
+			t.Errorf("NewSession(%+v) = nil; want error", o)
+		}
+	}
+}
