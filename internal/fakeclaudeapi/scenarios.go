@@ -1,0 +1,254 @@
+package fakeclaudeapi
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ScenarioInfo describes one scripted scenario for docs and the demo. A
+// prompt containing Keyword picks the scenario; a prompt with no keyword
+// gets the "text" scenario.
+type ScenarioInfo struct {
+	Name    string
+	Keyword string
+	Summary string
+	// PermissionMode is the --permission-mode the scenario needs to behave
+	// as described, "" when any mode works.
+	PermissionMode string
+}
+
+// turn is one assistant message the scenario sends.
+type turn []outBlock
+
+// outBlock is one content block of a scripted assistant message.
+type outBlock struct {
+	kind  string // "text", "thinking" or "tool_use"
+	text  string
+	name  string // tool name
+	input any    // tool input, marshalled to JSON
+	slow  bool   // stream text in many small chunks with a pause between
+}
+
+// scenario is a script: the assistant turns it plays after the prompt, in
+// order. The turns may depend on the request (the plan file path, the tool
+// results); the server picks turns()[steps since the prompt].
+type scenario struct {
+	ScenarioInfo
+	turns func(c *call) []turn
+}
+
+// call is what a scenario may read of the request being answered.
+type call struct {
+	req  *Request
+	opts *Options
+}
+
+// Keyword prefix: "lab:<name>" in a prompt picks scenario <name>.
+const keywordPrefix = "lab:"
+
+// scenarios in the order the docs list them. Keep keywords unique and
+// free of prefixes of one another ("lab:form" vs "lab:form3" is handled by
+// matching the longest keyword first).
+var scenarios = []scenario{
+	{ScenarioInfo{"text", "lab:text", "a short plain text reply echoing the prompt (also the default)", ""}, textTurns},
+	{ScenarioInfo{"slow", "lab:slow", "long text streamed in small chunks with a pause between (interrupt it with Escape)", ""}, slowTurns},
+	{ScenarioInfo{"think", "lab:think", "a thinking block, then a text reply", ""}, thinkTurns},
+	{ScenarioInfo{"bash", "lab:bash", "runs `echo lab-bash-ok` with Bash, then replies with the output", ""}, bashTurns},
+	{ScenarioInfo{"permission", "lab:permission", "a Bash command that writes a file, which asks for approval in manual mode; then replies with the result", "manual"}, permissionTurns},
+	{ScenarioInfo{"single", "lab:single", "AskUserQuestion with one single-select question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""}, singleTurns},
+	{ScenarioInfo{"multi", "lab:multi", "AskUserQuestion with one multi-select question (Cheese, Olives, Mushrooms, Peppers); then echoes the answer", ""}, multiTurns},
+	{ScenarioInfo{"form", "lab:form", "AskUserQuestion with two questions: Color (single) and Size (multi); then echoes the answers", ""}, formTurns},
+	{ScenarioInfo{"form3", "lab:form3", "AskUserQuestion with three questions: Color (single), Size (multi), Crust (single); then echoes the answers", ""}, form3Turns},
+	{ScenarioInfo{"plan", "lab:plan", "writes a plan to the plan file the request names, calls ExitPlanMode, then echoes the result", "plan"}, planTurns},
+}
+
+// Scenarios lists the scripted scenarios with their keywords.
+func Scenarios() []ScenarioInfo {
+	out := make([]ScenarioInfo, len(scenarios))
+	for i, s := range scenarios {
+		out[i] = s.ScenarioInfo
+	}
+	return out
+}
+
+// pickScenario returns the scenario whose keyword the prompt contains, the
+// longest keyword winning, else the text scenario.
+func pickScenario(prompt string) *scenario {
+	var best *scenario
+	for i := range scenarios {
+		s := &scenarios[i]
+		if containsKeyword(prompt, s.Keyword) && (best == nil || len(s.Keyword) > len(best.Keyword)) {
+			best = s
+		}
+	}
+	if best == nil {
+		return &scenarios[0]
+	}
+	return best
+}
+
+// containsKeyword reports whether kw occurs in s as a whole word, so that
+// "lab:form" does not match inside "lab:form3".
+func containsKeyword(s, kw string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], kw)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(kw)
+		if end == len(s) || !isWordByte(s[end]) {
+			return true
+		}
+		i = end
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+func text(s string) outBlock { return outBlock{kind: "text", text: s} }
+
+func tool(name string, input any) outBlock {
+	return outBlock{kind: "tool_use", name: name, input: input}
+}
+
+// echoTurn replies to the newest tool results with their content, so tests
+// and the demo can see what the CLI recorded as the answer.
+func echoTurn(c *call) turn {
+	if len(c.req.ToolResults) == 0 {
+		return turn{text("Done.")}
+	}
+	var b strings.Builder
+	for i, tr := range c.req.ToolResults {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		name := toolName(c.req.Messages, tr.ToolUseID)
+		status := "tool_result"
+		if tr.IsError {
+			status = "tool_result (error)"
+		}
+		fmt.Fprintf(&b, "%s for %s: %s", status, name, tr.Content)
+	}
+	return turn{text(b.String())}
+}
+
+// toolName finds the name of the tool_use with id in the history.
+func toolName(msgs []Message, id string) string {
+	for _, m := range msgs {
+		for _, b := range m.Blocks {
+			if b.Type == "tool_use" && b.ID == id {
+				return b.Name
+			}
+		}
+	}
+	return "unknown tool"
+}
+
+func textTurns(c *call) []turn {
+	p := strings.TrimSpace(c.req.Prompt)
+	if i := strings.IndexByte(p, '\n'); i >= 0 {
+		p = p[:i]
+	}
+	if len(p) > 200 {
+		p = p[:200] + "…"
+	}
+	return []turn{{text("Hello from lab's scripted model. You said: " + p)}}
+}
+
+func slowTurns(c *call) []turn {
+	n := c.opts.SlowChunks
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "word%d ", i)
+		if i%12 == 0 {
+			b.WriteString("\n")
+		}
+	}
+	return []turn{{outBlock{kind: "text", text: "Streaming slowly: " + b.String() + "finished.", slow: true}}}
+}
+
+func thinkTurns(c *call) []turn {
+	return []turn{{
+		outBlock{kind: "thinking", text: "The user wants to see a thinking block. I will think briefly, then answer."},
+		text("I thought about it and here is my answer."),
+	}}
+}
+
+func bashTurns(c *call) []turn {
+	return []turn{
+		{text("Let me run a command."), tool("Bash", map[string]any{"command": "echo lab-bash-ok", "description": "Print a marker"})},
+		echoTurn(c),
+	}
+}
+
+func permissionTurns(c *call) []turn {
+	return []turn{
+		{text("I need to create a file."), tool("Bash", map[string]any{"command": "touch lab-permission-probe.txt && echo created", "description": "Create a probe file"})},
+		echoTurn(c),
+	}
+}
+
+type option struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+}
+
+type question struct {
+	Question    string   `json:"question"`
+	Header      string   `json:"header"`
+	MultiSelect bool     `json:"multiSelect"`
+	Options     []option `json:"options"`
+}
+
+var (
+	qDatabase = question{"Which database should we use?", "Database", false, []option{
+		{"SQLite", "Embedded, zero setup"}, {"PostgreSQL", "Full-featured server"}, {"MySQL", "Widely hosted"}}}
+	qToppings = question{"Which toppings do you want?", "Toppings", true, []option{
+		{"Cheese", "Mozzarella"}, {"Olives", "Black olives"}, {"Mushrooms", "Button mushrooms"}, {"Peppers", "Green peppers"}}}
+	qColor = question{"Which color do you prefer?", "Color", false, []option{
+		{"Red", "Warm"}, {"Blue", "Cool"}, {"Green", "Natural"}}}
+	qSize = question{"Which sizes should we stock?", "Size", true, []option{
+		{"Small", "S"}, {"Medium", "M"}, {"Large", "L"}}}
+	qCrust = question{"Which crust do you like?", "Crust", false, []option{
+		{"Thin", "Crispy"}, {"Thick", "Chewy"}}}
+)
+
+func ask(intro string, qs ...question) turn {
+	return turn{text(intro), tool("AskUserQuestion", map[string]any{"questions": qs})}
+}
+
+func singleTurns(c *call) []turn {
+	return []turn{ask("I have a question for you.", qDatabase), echoTurn(c)}
+}
+
+func multiTurns(c *call) []turn {
+	return []turn{ask("Pick your toppings.", qToppings), echoTurn(c)}
+}
+
+func formTurns(c *call) []turn {
+	return []turn{ask("A couple of questions.", qColor, qSize), echoTurn(c)}
+}
+
+func form3Turns(c *call) []turn {
+	return []turn{ask("Three questions.", qColor, qSize, qCrust), echoTurn(c)}
+}
+
+// PlanMarkdown is the plan the plan scenario writes.
+const PlanMarkdown = `# Plan: add a greeting
+
+1. Create ` + "`hello.txt`" + ` containing "hello".
+2. Print it with ` + "`cat hello.txt`" + `.
+
+- Risk: none; the file is new.
+`
+
+func planTurns(c *call) []turn {
+	var ts []turn
+	if c.req.PlanPath != "" {
+		ts = append(ts, turn{text("I will write the plan first."), tool("Write", map[string]any{"file_path": c.req.PlanPath, "content": PlanMarkdown})})
+	}
+	ts = append(ts, turn{tool("ExitPlanMode", map[string]any{"plan": PlanMarkdown})}, echoTurn(c))
+	return ts
+}

@@ -1,0 +1,245 @@
+// Package fakeclaudeapi is a scripted stand-in for the Anthropic Messages
+// API, served on loopback. The real Claude Code CLI pointed at it with
+// ANTHROPIC_BASE_URL gets streamed replies from named scenarios (picked by a
+// "lab:<name>" keyword in the prompt, see Scenarios), so tests and `lab demo`
+// can drive questions, plans, tool calls and interrupts without a network or
+// an API key. It records every request so tests can assert on what the CLI
+// sent back (tool results above all).
+//
+// It is test and demo machinery: nothing on lab's production paths imports
+// it.
+package fakeclaudeapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options tune the server. The zero value is usable.
+type Options struct {
+	// ChunkDelay is the pause between chunks of the slow scenario
+	// (default 100ms).
+	ChunkDelay time.Duration
+	// SlowChunks is how many words the slow scenario streams (default 100).
+	SlowChunks int
+	// Logger receives a line per request (default: discard).
+	Logger *slog.Logger
+}
+
+// Server is the scripted API. It is an http.Handler; Start also serves it
+// on a listener of its own.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+
+	mu      sync.Mutex
+	reqs    []Request
+	changed chan struct{} // closed and replaced whenever reqs grows
+	nextID  int
+	salt    string // random per server, so ids stay unique across restarts
+
+	ln  net.Listener
+	srv *http.Server
+}
+
+// New returns a server with opts applied.
+func New(opts Options) *Server {
+	if opts.ChunkDelay <= 0 {
+		opts.ChunkDelay = 100 * time.Millisecond
+	}
+	if opts.SlowChunks <= 0 {
+		opts.SlowChunks = 100
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Server{opts: opts, log: log, changed: make(chan struct{}), salt: randomAlnum(6)}
+}
+
+// Start serves on addr (e.g. "127.0.0.1:0") until Close.
+func (s *Server) Start(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("fakeclaudeapi: listen %s: %w", addr, err)
+	}
+	s.mu.Lock()
+	s.ln = ln
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv := s.srv
+	s.mu.Unlock()
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("fakeclaudeapi: serve", "err", err)
+		}
+	}()
+	return nil
+}
+
+// URL is the base URL to put in ANTHROPIC_BASE_URL, or "" before Start.
+func (s *Server) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln == nil {
+		return ""
+	}
+	return "http://" + s.ln.Addr().String()
+}
+
+// Close stops serving, cutting open streams.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	srv := s.srv
+	s.mu.Unlock()
+	if srv == nil {
+		return nil
+	}
+	return srv.Close()
+}
+
+// Requests returns a copy of every request received so far, oldest first.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// Wait returns the first request, received before or after the call, for
+// which match returns true; it gives up when ctx ends.
+func (s *Server) Wait(ctx context.Context, match func(Request) bool) (Request, error) {
+	seen := 0
+	for {
+		s.mu.Lock()
+		reqs, changed := s.reqs[seen:], s.changed
+		seen = len(s.reqs)
+		s.mu.Unlock()
+		for _, r := range reqs {
+			if match(r) {
+				return r, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return Request{}, fmt.Errorf("fakeclaudeapi: no matching request: %w", ctx.Err())
+		case <-changed:
+		}
+	}
+}
+
+// record appends r, numbering it, and wakes waiters.
+func (s *Server) record(r *Request) {
+	s.mu.Lock()
+	r.Seq = len(s.reqs) + 1
+	s.reqs = append(s.reqs, *r)
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// id returns a fresh identifier with prefix, unique within the server and
+// shaped like the real API's (a prefix and 24 alphanumerics).
+func (s *Server) id(prefix string) string {
+	s.mu.Lock()
+	s.nextID++
+	n := s.nextID
+	s.mu.Unlock()
+	return fmt.Sprintf("%s01%s%016d", prefix, s.salt, n)
+}
+
+func randomAlnum(n int) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[rand.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
+// maxBody bounds a request body; the CLI's requests carry the whole
+// conversation and tool schemas, a few MB at most in tests.
+const maxBody = 64 << 20
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Kind: "other"}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		http.Error(w, "read body", http.StatusBadRequest)
+		return
+	}
+	switch {
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages/count_tokens"):
+		req.Kind = "count_tokens"
+		_ = parseMessages(&req, body)
+		s.record(&req)
+		writeJSON(w, map[string]any{"input_tokens": estimateTokens(body)})
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages"):
+		req.Kind = "messages"
+		if err := parseMessages(&req, body); err != nil {
+			s.record(&req)
+			s.log.Warn("fakeclaudeapi: bad messages body", "err", err)
+			w.WriteHeader(http.StatusBadRequest)
+			writeJSON(w, map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": err.Error()}})
+			return
+		}
+		s.answer(w, r, &req, body)
+	default:
+		// The CLI probes a few endpoints besides messages; an empty object
+		// keeps it quiet, and the log shows what it asked for.
+		s.record(&req)
+		s.log.Info("fakeclaudeapi: unknown endpoint", "method", r.Method, "path", r.URL.Path)
+		writeJSON(w, map[string]any{})
+	}
+}
+
+// answer plays the next turn of the scenario the request's prompt picks.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, body []byte) {
+	var t turn
+	if len(req.Tools) == 0 {
+		// Side requests (titles, summaries, classifiers) offer no tools; a
+		// short text keeps them harmless and away from the scripts.
+		req.Scenario = "side"
+		t = turn{text("Scripted session")}
+	} else {
+		sc := pickScenario(req.Prompt)
+		req.Scenario = sc.Name
+		turns := sc.turns(&call{req: req, opts: &s.opts})
+		step := stepsSincePrompt(req.Messages)
+		if step < len(turns) {
+			t = turns[step]
+		} else {
+			t = turn{text("Done.")}
+		}
+	}
+	s.record(req)
+	s.log.Info("fakeclaudeapi: messages", "seq", req.Seq, "scenario", req.Scenario, "stream", req.Stream, "model", req.Model)
+	model := req.Model
+	if model == "" {
+		model = "claude-scripted"
+	}
+	m := s.materialize(t)
+	if !req.Stream {
+		writeJSON(w, m.json(model, estimateTokens(body)))
+		return
+	}
+	st := newStream(w, r.Context())
+	if err := m.stream(st, model, estimateTokens(body), s.opts.ChunkDelay); err != nil {
+		s.log.Info("fakeclaudeapi: stream ended early", "seq", req.Seq, "err", err)
+	}
+}
+
+func estimateTokens(body []byte) int { return len(body)/4 + 1 }
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}

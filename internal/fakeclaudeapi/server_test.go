@@ -1,0 +1,402 @@
+package fakeclaudeapi
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// event is one parsed server-sent event.
+type event struct {
+	name string
+	data map[string]any
+}
+
+// reply is an assistant message reassembled from a stream.
+type reply struct {
+	events []string
+	blocks []map[string]any // type, text/thinking, id, name, input (raw JSON string)
+	stop   string
+}
+
+func post(t *testing.T, url string, body any) *http.Response {
+	t.Helper()
+	b, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(url+"/v1/messages?beta=true", "application/json", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// readStream parses the SSE body and reassembles the message from deltas.
+func readStream(t *testing.T, resp *http.Response) reply {
+	t.Helper()
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("got Content-Type %q; want text/event-stream", ct)
+	}
+	var r reply
+	var ev event
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			ev = event{name: strings.TrimPrefix(line, "event: ")}
+		case strings.HasPrefix(line, "data: "):
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &ev.data); err != nil {
+				t.Fatalf("bad data line %q: %v", line, err)
+			}
+		case line == "":
+			if ev.data["type"] != ev.name {
+				t.Fatalf("event %q carries type %v; want the same", ev.name, ev.data["type"])
+			}
+			r.events = append(r.events, ev.name)
+			switch ev.name {
+			case "content_block_start":
+				cb := ev.data["content_block"].(map[string]any)
+				b := map[string]any{"type": cb["type"], "id": cb["id"], "name": cb["name"], "text": "", "input": ""}
+				r.blocks = append(r.blocks, b)
+			case "content_block_delta":
+				i := int(ev.data["index"].(float64))
+				d := ev.data["delta"].(map[string]any)
+				b := r.blocks[i]
+				switch d["type"] {
+				case "text_delta":
+					b["text"] = b["text"].(string) + d["text"].(string)
+				case "thinking_delta":
+					b["text"] = b["text"].(string) + d["thinking"].(string)
+				case "input_json_delta":
+					b["input"] = b["input"].(string) + d["partial_json"].(string)
+				case "signature_delta":
+					b["signature"] = d["signature"]
+				default:
+					t.Fatalf("unknown delta %v", d["type"])
+				}
+			case "message_delta":
+				r.stop = ev.data["delta"].(map[string]any)["stop_reason"].(string)
+			}
+		}
+	}
+	return r
+}
+
+func userText(s string) map[string]any {
+	return map[string]any{"role": "user", "content": []any{
+		map[string]any{"type": "text", "text": "<system-reminder>\nsome reminder lab:plan\n</system-reminder>"},
+		map[string]any{"type": "text", "text": s},
+	}}
+}
+
+func toolResult(id, content string, isErr bool) map[string]any {
+	return map[string]any{"role": "user", "content": []any{
+		map[string]any{"type": "tool_result", "tool_use_id": id, "content": content, "is_error": isErr},
+		map[string]any{"type": "text", "text": "<system-reminder>a reminder on a tool result</system-reminder>"},
+	}}
+}
+
+func assistantTool(id, name string) map[string]any {
+	return map[string]any{"role": "assistant", "content": []any{
+		map[string]any{"type": "tool_use", "id": id, "name": name, "input": map[string]any{}},
+	}}
+}
+
+var tools = []any{map[string]any{"name": "AskUserQuestion"}, map[string]any{"name": "Bash"}, map[string]any{"name": "Write"}}
+
+func body(msgs ...map[string]any) map[string]any {
+	// The CLI sends a trailing system-role entry; the server must look past it.
+	all := append([]any{}, toAny(msgs)...)
+	all = append(all, map[string]any{"role": "system", "content": "env"})
+	return map[string]any{"model": "claude-test", "stream": true, "tools": tools, "messages": all}
+}
+
+func toAny(ms []map[string]any) []any {
+	out := make([]any, len(ms))
+	for i, m := range ms {
+		out[i] = m
+	}
+	return out
+}
+
+func TestScenarioFirstTurns(t *testing.T) {
+	srv := httptest.NewServer(New(Options{ChunkDelay: time.Millisecond, SlowChunks: 5}))
+	defer srv.Close()
+	cases := []struct {
+		prompt   string
+		scenario string
+		tool     string // the tool_use block's name, "" for a text-only turn
+		input    string // a substring of the tool input
+		stop     string
+	}{
+		{"hello there", "text", "", "", "end_turn"},
+		{"lab:text hi", "text", "", "", "end_turn"},
+		{"go lab:slow", "slow", "", "", "end_turn"},
+		{"lab:think", "think", "", "", "end_turn"},
+		{"lab:bash", "bash", "Bash", `"command":"echo lab-bash-ok"`, "tool_use"},
+		{"lab:permission", "permission", "Bash", "touch lab-permission-probe.txt", "tool_use"},
+		{"lab:single", "single", "AskUserQuestion", `"multiSelect":false`, "tool_use"},
+		{"lab:multi", "multi", "AskUserQuestion", `"multiSelect":true`, "tool_use"},
+		{"lab:form", "form", "AskUserQuestion", `"header":"Size"`, "tool_use"},
+		{"lab:form3 please", "form3", "AskUserQuestion", `"header":"Crust"`, "tool_use"},
+		{"lab:plan", "plan", "ExitPlanMode", `"plan":"# Plan: add a greeting`, "tool_use"},
+	}
+	for _, c := range cases {
+		t.Run(c.prompt, func(t *testing.T) {
+			r := readStream(t, post(t, srv.URL, body(userText(c.prompt))))
+			if r.stop != c.stop {
+				t.Fatalf("got stop_reason %q; want %q", r.stop, c.stop)
+			}
+			if r.events[0] != "message_start" || r.events[len(r.events)-1] != "message_stop" || r.events[len(r.events)-2] != "message_delta" {
+				t.Fatalf("got events %v; want message_start … message_delta, message_stop", r.events)
+			}
+			var gotTool map[string]any
+			for _, b := range r.blocks {
+				if b["type"] == "tool_use" {
+					gotTool = b
+				}
+			}
+			if c.tool == "" {
+				if gotTool != nil || len(r.blocks) == 0 || r.blocks[len(r.blocks)-1]["text"] == "" {
+					t.Fatalf("got blocks %v; want text only", r.blocks)
+				}
+				return
+			}
+			if gotTool == nil || gotTool["name"] != c.tool {
+				t.Fatalf("got blocks %v; want a %s tool_use", r.blocks, c.tool)
+			}
+			in := gotTool["input"].(string)
+			if !json.Valid([]byte(in)) || !strings.Contains(in, c.input) {
+				t.Fatalf("got tool input %s; want valid JSON containing %s", in, c.input)
+			}
+			if id := gotTool["id"].(string); !strings.HasPrefix(id, "toolu_01") || len(id) != len("toolu_")+24 {
+				t.Fatalf("got tool id %q; want toolu_01 and 22 more characters", id)
+			}
+		})
+	}
+}
+
+func TestScenarioContinuesAfterToolResult(t *testing.T) {
+	s := New(Options{})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	first := readStream(t, post(t, srv.URL, body(userText("lab:single"))))
+	id := first.blocks[1]["id"].(string)
+	answer := `User has answered your questions: "Which database should we use?"="PostgreSQL".`
+	second := readStream(t, post(t, srv.URL, body(
+		userText("lab:single"),
+		assistantTool(id, "AskUserQuestion"),
+		toolResult(id, answer, false),
+	)))
+	if second.stop != "end_turn" || len(second.blocks) != 1 {
+		t.Fatalf("got %v stop %q; want one text block, end_turn", second.blocks, second.stop)
+	}
+	if got, want := second.blocks[0]["text"], "tool_result for AskUserQuestion: "+answer; got != want {
+		t.Fatalf("got reply %q; want %q", got, want)
+	}
+	reqs := s.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests; want 2", len(reqs))
+	}
+	r := reqs[1]
+	if r.Scenario != "single" || r.Prompt != "lab:single" || len(r.ToolResults) != 1 || r.ToolResults[0].ToolUseID != id || r.ToolResults[0].Content != answer {
+		t.Fatalf("got recorded %+v; want scenario single, prompt lab:single, the tool result", r)
+	}
+	// A typed follow-up without a keyword starts over as plain text.
+	third := readStream(t, post(t, srv.URL, body(
+		userText("lab:single"), assistantTool(id, "AskUserQuestion"), toolResult(id, answer, false),
+		map[string]any{"role": "assistant", "content": "ok"}, userText("thanks"),
+	)))
+	if got := third.blocks[0]["text"].(string); !strings.HasSuffix(got, "You said: thanks") {
+		t.Fatalf("got follow-up reply %q; want the text scenario echoing thanks", got)
+	}
+}
+
+func TestPlanWritesThePlanFileFirst(t *testing.T) {
+	srv := httptest.NewServer(New(Options{}))
+	defer srv.Close()
+	prompt := map[string]any{"role": "user", "content": []any{
+		map[string]any{"type": "text", "text": "<system-reminder>No plan file exists yet. You should create your plan at /h/.claude/plans/x-y.md using the Write tool.</system-reminder>"},
+		map[string]any{"type": "text", "text": "lab:plan"},
+	}}
+	r := readStream(t, post(t, srv.URL, body(prompt)))
+	if len(r.blocks) != 2 || r.blocks[1]["name"] != "Write" || !strings.Contains(r.blocks[1]["input"].(string), `"file_path":"/h/.claude/plans/x-y.md"`) {
+		t.Fatalf("got %v; want a Write of the plan file", r.blocks)
+	}
+	wid := r.blocks[1]["id"].(string)
+	r = readStream(t, post(t, srv.URL, body(prompt, assistantTool(wid, "Write"), toolResult(wid, "File created", false))))
+	if len(r.blocks) != 1 || r.blocks[0]["name"] != "ExitPlanMode" {
+		t.Fatalf("got %v; want ExitPlanMode", r.blocks)
+	}
+	pid := r.blocks[0]["id"].(string)
+	feedback := "Error: The user doesn't want to proceed with this tool use. To tell you how to proceed, the user said:\nsmaller steps"
+	r = readStream(t, post(t, srv.URL, body(prompt, assistantTool(wid, "Write"), toolResult(wid, "File created", false),
+		assistantTool(pid, "ExitPlanMode"), toolResult(pid, feedback, true))))
+	if got, want := r.blocks[0]["text"], "tool_result (error) for ExitPlanMode: "+feedback; got != want {
+		t.Fatalf("got %q; want %q", got, want)
+	}
+}
+
+func TestSideRequestsGetPlainText(t *testing.T) {
+	s := New(Options{})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	b := body(userText("lab:single"))
+	delete(b, "tools")
+	b["stream"] = false
+	resp := post(t, srv.URL, b)
+	defer resp.Body.Close()
+	var m struct {
+		Type       string           `json:"type"`
+		Content    []map[string]any `json:"content"`
+		StopReason string           `json:"stop_reason"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Type != "message" || m.StopReason != "end_turn" || len(m.Content) != 1 || m.Content[0]["type"] != "text" {
+		t.Fatalf("got %+v; want one text block, end_turn", m)
+	}
+	if got := s.Requests()[0].Scenario; got != "side" {
+		t.Fatalf("got scenario %q; want side", got)
+	}
+}
+
+func TestCountTokensAndUnknownPaths(t *testing.T) {
+	s := New(Options{})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	resp, err := http.Post(srv.URL+"/v1/messages/count_tokens?beta=true", "application/json", strings.NewReader(`{"messages":[{"role":"user","content":"hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ct struct {
+		InputTokens int `json:"input_tokens"`
+	}
+	json.NewDecoder(resp.Body).Decode(&ct)
+	resp.Body.Close()
+	if ct.InputTokens <= 0 {
+		t.Fatalf("got input_tokens %d; want > 0", ct.InputTokens)
+	}
+	resp, err = http.Get(srv.URL + "/api/hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("got status %d for an unknown path; want 200", resp.StatusCode)
+	}
+	reqs := s.Requests()
+	if len(reqs) != 2 || reqs[0].Kind != "count_tokens" || reqs[1].Kind != "other" || reqs[1].Path != "/api/hello" || reqs[1].Seq != 2 {
+		t.Fatalf("got %+v; want count_tokens then other /api/hello", reqs)
+	}
+}
+
+func TestBadBodyIsA400(t *testing.T) {
+	srv := httptest.NewServer(New(Options{}))
+	defer srv.Close()
+	resp, err := http.Post(srv.URL+"/v1/messages", "application/json", strings.NewReader(`{not json`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("got %d; want 400", resp.StatusCode)
+	}
+}
+
+func TestSlowStreamStopsWhenTheClientLeaves(t *testing.T) {
+	s := New(Options{ChunkDelay: 20 * time.Millisecond, SlowChunks: 1000})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	b, _ := json.Marshal(body(userText("lab:slow")))
+	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/v1/messages", strings.NewReader(string(b)))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Read a few chunks to prove they trickle in, then hang up.
+	br := bufio.NewReader(resp.Body)
+	deltas := 0
+	for deltas < 3 {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(line, "event: content_block_delta") {
+			deltas++
+		}
+	}
+	cancel()
+	resp.Body.Close()
+	// The handler returns soon after; Close would block on it otherwise.
+	done := make(chan struct{})
+	go func() { srv.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("slow stream kept running after the client left")
+	}
+}
+
+func TestWaitSeesPastAndFutureRequests(t *testing.T) {
+	s := New(Options{})
+	if err := s.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !strings.HasPrefix(s.URL(), "http://127.0.0.1:") {
+		t.Fatalf("got URL %q; want http://127.0.0.1:port", s.URL())
+	}
+	readStream(t, post(t, s.URL(), body(userText("first"))))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err := s.Wait(ctx, func(r Request) bool { return r.Prompt == "first" })
+	if err != nil || r.Seq != 1 {
+		t.Fatalf("got %+v, %v; want the first request", r, err)
+	}
+	type result struct {
+		r   Request
+		err error
+	}
+	waited := make(chan result, 1)
+	go func() {
+		r, err := s.Wait(ctx, func(r Request) bool { return r.Prompt == "second" })
+		waited <- result{r, err}
+	}()
+	readStream(t, post(t, s.URL(), body(userText("second"))))
+	if got := <-waited; got.err != nil || got.r.Seq != 2 {
+		t.Fatalf("got %+v, %v; want the second request", got.r, got.err)
+	}
+	short, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel2()
+	if _, err := s.Wait(short, func(r Request) bool { return false }); err == nil {
+		t.Fatal("got a match for an impossible predicate; want a timeout error")
+	}
+}
+
+func TestScenariosAreDocumentedAndReachable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, si := range Scenarios() {
+		if si.Keyword != keywordPrefix+si.Name || si.Summary == "" {
+			t.Errorf("scenario %+v: want keyword lab:<name> and a summary", si)
+		}
+		if got := pickScenario("please " + si.Keyword + ".").Name; got != si.Name {
+			t.Errorf("prompt with %s picked %s; want %s", si.Keyword, got, si.Name)
+		}
+		if seen[si.Keyword] {
+			t.Errorf("duplicate keyword %s", si.Keyword)
+		}
+		seen[si.Keyword] = true
+	}
+}
