@@ -4,7 +4,7 @@
 GO ?= go
 export LAB_CLAUDE_BIN ?= $(CURDIR)/tools/claude-2.1.328/node_modules/@anthropic-ai/claude-code/bin/claude.exe
 
-.PHONY: all build test test-go lint claude web demo bench clean
+.PHONY: all build test test-go test-web lint claude web demo bench clean
 
 all: build
 
@@ -23,7 +23,24 @@ lint:
 test-go: claude
 	$(GO) test -count=1 -timeout 20m ./...
 
-test: lint test-go
+# The web app (web/): install exactly the locked packages, build with Vite
+# and copy the output where internal/webui embeds it. Run before `build` to
+# get a binary with the real app; without it the binary serves a placeholder.
+WEB_DIST := internal/webui/dist
+web/node_modules/.package-lock.json: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web: web/node_modules/.package-lock.json
+	cd web && npm run build
+	find $(WEB_DIST) -mindepth 1 ! -name .gitignore -exec rm -rf {} +
+	cp -R web/dist/. $(WEB_DIST)/
+
+# Typecheck and unit-test the web app.
+test-web: web/node_modules/.package-lock.json
+	cd web && npm run typecheck && npm test
+
+test: lint test-go test-web
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
