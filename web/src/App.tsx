@@ -1,0 +1,83 @@
+// The shell: asks the server whether setup or login is needed, then shows
+// the screen the URL names. Any 401 from the API returns to login.
+
+import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
+import { api, onUnauthorized } from "./api";
+import { startEvents, stopEvents } from "./events";
+import { match, navigate, path } from "./router";
+import { History } from "./routes/History";
+import { Login } from "./routes/Login";
+import { NewRun } from "./routes/NewRun";
+import { RunChat } from "./routes/RunChat";
+import { Runs } from "./routes/Runs";
+import { SessionChat } from "./routes/SessionChat";
+
+type Auth = "checking" | "setup" | "login" | "in" | "offline";
+
+export function App() {
+  const [auth, setAuth] = createSignal<Auth>("checking");
+  const [offlineMsg, setOfflineMsg] = createSignal("");
+
+  async function check() {
+    try {
+      const s = await api.authStatus();
+      if (s.setup_required) setAuth("setup");
+      else if (!s.logged_in) setAuth("login");
+      else {
+        setAuth("in");
+        startEvents();
+      }
+    } catch (e) {
+      setOfflineMsg(e instanceof Error ? e.message : String(e));
+      setAuth("offline");
+    }
+  }
+
+  onMount(check);
+  const off = onUnauthorized(() => {
+    stopEvents();
+    setAuth("login");
+  });
+  onCleanup(off);
+
+  const loggedIn = () => {
+    setAuth("in");
+    startEvents();
+    if (match(path()).name === "login") navigate("/", true);
+  };
+
+  return (
+    <Switch>
+      <Match when={auth() === "checking"}>
+        <div class="screen center muted">Loading…</div>
+      </Match>
+      <Match when={auth() === "offline"}>
+        <div class="screen center">
+          <p>{offlineMsg()}</p>
+          <button class="btn" onClick={check}>
+            Retry
+          </button>
+        </div>
+      </Match>
+      <Match when={auth() === "setup" || auth() === "login"}>
+        <Login setup={auth() === "setup"} onDone={loggedIn} />
+      </Match>
+      <Match when={auth() === "in"}>
+        <Show when={match(path())} keyed>
+          {(r) => (
+            <Switch fallback={<Runs />}>
+              <Match when={r.name === "new"}>
+                <NewRun />
+              </Match>
+              <Match when={r.name === "run" && r}>{(rr) => <RunChat id={(rr() as { id: string }).id} />}</Match>
+              <Match when={r.name === "history"}>
+                <History />
+              </Match>
+              <Match when={r.name === "session" && r}>{(rr) => <SessionChat id={(rr() as { id: string }).id} />}</Match>
+            </Switch>
+          )}
+        </Show>
+      </Match>
+    </Switch>
+  );
+}

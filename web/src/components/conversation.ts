@@ -1,0 +1,149 @@
+// The live model of one conversation: the held window of messages, the
+// derived state and the pending dialog, kept fresh by SSE-driven, debounced
+// refetches and paged back on demand. Pure decisions live in lib/ (merge,
+// refetch); this file only sequences requests and holds signals.
+
+import { createSignal, onCleanup } from "solid-js";
+import type { Dialog, Page, State, WindowQuery } from "../api";
+import { subscribe } from "../events";
+import { emptyWindow, firstSeq, lastSeq, mergeWindow, type Window } from "../lib/merge";
+import { idle, nextFetch, noteChange, noteReconnect, type Plan } from "../lib/refetch";
+
+/** Window sizes: the latest window opens the chat, older ones page back. */
+export const latestLimit = 100;
+export const olderLimit = 200;
+export const afterLimit = 500;
+const debounceMs = 150;
+const safetyPollMs = 20000;
+
+export interface Source {
+  fetch(q: WindowQuery): Promise<Page>;
+  /** Set for a live run: its events trigger refetches. */
+  runId?: string;
+}
+
+export type Conversation = ReturnType<typeof createConversation>;
+
+export function createConversation(src: Source) {
+  const [win, setWin] = createSignal<Window>(emptyWindow);
+  const [state, setState] = createSignal<State | null>(null);
+  const [pending, setPending] = createSignal<Dialog | null>(null);
+  const [error, setError] = createSignal("");
+  const [loaded, setLoaded] = createSignal(false);
+  const [loadingOlder, setLoadingOlder] = createSignal(false);
+
+  let transcript = "";
+  let plan: Plan = idle;
+  let inflight = false;
+  let again = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let disposed = false;
+
+  function apply(page: Page, replace: boolean) {
+    const msgs = page.messages ?? [];
+    if (replace) setWin(msgs.length ? { messages: msgs, hasMoreBefore: page.has_more_before } : emptyWindow);
+    else setWin((w) => mergeWindow(w, msgs, page.has_more_before));
+    transcript = page.transcript_id;
+    setState(page.state);
+    setPending(page.pending_dialog && page.pending_dialog.outcome == null ? page.pending_dialog : null);
+  }
+
+  /** refresh runs one planned fetch; concurrent calls coalesce into one more. */
+  async function refresh(): Promise<void> {
+    if (inflight) {
+      again = true;
+      return;
+    }
+    inflight = true;
+    try {
+      const w = win();
+      const f = nextFetch(plan, firstSeq(w), lastSeq(w));
+      plan = idle;
+      let page = await src.fetch(f.kind === "latest" ? { limit: latestLimit } : { after: f.after, limit: afterLimit });
+      if (disposed) return;
+      const changedTranscript = transcript !== "" && page.transcript_id !== transcript;
+      if (changedTranscript && f.kind === "after") page = await src.fetch({ limit: latestLimit });
+      apply(page, changedTranscript);
+      // A long burst since the cursor: go back to the latest window next.
+      if (f.kind === "after" && (page.messages?.length ?? 0) >= afterLimit) {
+        plan = noteReconnect(plan);
+        again = true;
+      }
+      setError("");
+      setLoaded(true);
+    } catch (e) {
+      if (!disposed) setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      inflight = false;
+      if (again && !disposed) {
+        again = false;
+        void refresh();
+      }
+    }
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(() => void refresh(), debounceMs);
+  }
+
+  /** loadOlder fetches the window before the oldest held message. */
+  async function loadOlder(): Promise<boolean> {
+    const w = win();
+    if (!w.hasMoreBefore || loadingOlder() || w.messages.length === 0) return false;
+    setLoadingOlder(true);
+    try {
+      const page = await src.fetch({ before: firstSeq(w), limit: olderLimit });
+      if (disposed) return false;
+      if (page.transcript_id !== transcript) {
+        plan = noteReconnect(plan);
+        void refresh();
+        return false;
+      }
+      setWin((cur) => mergeWindow(cur, page.messages ?? [], page.has_more_before));
+      return true;
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      return false;
+    } finally {
+      setLoadingOlder(false);
+    }
+  }
+
+  /** reload forces a full refetch, e.g. after a 409 on answer. */
+  function reload() {
+    plan = noteReconnect(plan);
+    void refresh();
+  }
+
+  if (src.runId) {
+    const id = src.runId;
+    onCleanup(
+      subscribe(
+        (e) => {
+          if (e.run_id !== id) return;
+          if (e.type === "run.messages.changed") {
+            if (e.state) setState(e.state);
+            plan = noteChange(plan, e.backpatch_seq);
+            schedule();
+          } else if (e.type === "run.changed") {
+            schedule();
+          }
+        },
+        () => reload(),
+      ),
+    );
+    const poll = setInterval(() => {
+      if (document.visibilityState === "visible") void refresh();
+    }, safetyPollMs);
+    onCleanup(() => clearInterval(poll));
+  }
+  onCleanup(() => {
+    disposed = true;
+    clearTimeout(timer);
+  });
+
+  void refresh();
+
+  return { win, state, pending, error, loaded, loadingOlder, refresh, loadOlder, reload };
+}

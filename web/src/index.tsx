@@ -1,0 +1,6 @@
+// Entry point: mounts the app.
+import { render } from "solid-js/web";
+import { App } from "./App";
+import "./styles/base.css";
+
+render(() => <App />, document.getElementById("app")!);

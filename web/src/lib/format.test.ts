@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import type { Run } from "../api";
+import { ago, baseName, needsYou, recentDirs, sortRuns } from "./format";
+
+const run = (id: string, state: Run["state"], pending: boolean, started: string, cwd = "/w/" + id): Run => ({
+  id, cwd, title: id, state, pending, started_at: started,
+});
+
+describe("runs", () => {
+  it("needsYou", () => {
+    expect(needsYou({ state: "question", pending: true })).toBe(true);
+    expect(needsYou({ state: "needs_input", pending: false })).toBe(true);
+    expect(needsYou({ state: "working", pending: false })).toBe(false);
+    expect(needsYou({ state: "ended", pending: false })).toBe(false);
+  });
+  it("sortRuns puts the ones needing you first, ended last", () => {
+    const rs = [
+      run("a", "ended", false, "2026-01-05T00:00:00Z"),
+      run("b", "working", false, "2026-01-04T00:00:00Z"),
+      run("c", "question", true, "2026-01-01T00:00:00Z"),
+      run("d", "working", false, "2026-01-06T00:00:00Z"),
+      run("e", "needs_input", false, "2026-01-02T00:00:00Z"),
+    ];
+    expect(sortRuns(rs).map((r) => r.id)).toEqual(["e", "c", "d", "b", "a"]);
+  });
+  it("recentDirs dedupes and orders by recency", () => {
+    const rs = [run("a", "ended", false, "2026-01-01T00:00:00Z", "/p/x"), run("b", "ended", false, "2026-01-03T00:00:00Z", "/p/y")];
+    const ss = [
+      { id: "s", project_path: "/p/x", title: "", size: 1, mtime: "2026-01-04T00:00:00Z" },
+      { id: "t", project_path: "/p/z", title: "", size: 1, mtime: "2026-01-02T00:00:00Z" },
+    ];
+    expect(recentDirs(rs, ss)).toEqual(["/p/x", "/p/y", "/p/z"]);
+  });
+  it("ago and baseName", () => {
+    const now = Date.parse("2026-01-10T12:00:00Z");
+    expect(ago("2026-01-10T11:59:50Z", now)).toBe("now");
+    expect(ago("2026-01-10T11:50:00Z", now)).toBe("10m");
+    expect(ago("2026-01-10T09:00:00Z", now)).toBe("3h");
+    expect(ago("2026-01-08T12:00:00Z", now)).toBe("2d");
+    expect(baseName("/home/me/proj/")).toBe("proj");
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import type { Item } from "./placement";
+import { cardToolId, ItemCache, placeItems } from "./placement";
+import { dialogMsg, plan, question, text } from "./testdata";
+
+const shape = (items: Item[]) => items.map((it) => (it.kind === "card" ? `card:${it.dialog.tool_id}@${it.seq}` : `m${it.message.seq}`));
+
+describe("placeItems", () => {
+  const answered = { dismissed: false, results: [{ question: "Which database?", chosen: ["SQLite"] }] };
+  const cases: { name: string; msgs: ReturnType<typeof text>[]; pending: ReturnType<typeof question> | null; want: string[] }[] = [
+    { name: "no dialog", msgs: [text(1), text(2)], pending: null, want: ["m1", "m2"] },
+    { name: "pending matched in place", msgs: [text(1), dialogMsg(2, question("t1")), text(3)], pending: question("t1"), want: ["m1", "card:t1@2", "m3"] },
+    { name: "pending not in stream is appended", msgs: [text(1), text(2)], pending: question("t9"), want: ["m1", "m2", "card:t9@0"] },
+    { name: "other dialog ids do not match", msgs: [text(1), dialogMsg(2, question("t1", answered))], pending: plan("p2"), want: ["m1", "m2", "card:p2@0"] },
+    {
+      name: "duplicate dialog messages render once",
+      msgs: [dialogMsg(1, question("t1")), text(2), dialogMsg(3, question("t1"))],
+      pending: question("t1"),
+      want: ["card:t1@1", "m2"],
+    },
+    {
+      name: "duplicate answered dialog renders once",
+      msgs: [dialogMsg(1, question("t1", answered)), dialogMsg(2, question("t1", answered))],
+      pending: null,
+      want: ["m1"],
+    },
+    {
+      name: "stream already answered: no card, summary stays",
+      msgs: [text(1), dialogMsg(2, question("t1", answered))],
+      pending: question("t1"),
+      want: ["m1", "m2"],
+    },
+    { name: "pending with an outcome is not a card", msgs: [text(1)], pending: question("t1", answered), want: ["m1"] },
+    { name: "empty stream with pending", msgs: [], pending: plan("p1"), want: ["card:p1@0"] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      expect(shape(placeItems(c.msgs, c.pending))).toEqual(c.want);
+    });
+  }
+
+  it("the card carries the side-channel dialog, not the stream copy", () => {
+    const side = question("t1");
+    side.questions![0]!.question = "fresher text";
+    const items = placeItems([dialogMsg(1, question("t1"))], side);
+    expect(items[0]!.kind === "card" && items[0]!.dialog).toBe(side);
+    expect(cardToolId(items)).toBe("t1");
+    expect(cardToolId(placeItems([text(1)], null))).toBe("");
+  });
+});
+
+describe("ItemCache", () => {
+  it("keeps item identity while messages and the card are unchanged", () => {
+    const cache = new ItemCache();
+    const msgs = [text(1), text(2)];
+    const a = cache.stabilize(placeItems(msgs, question("t1")));
+    const b = cache.stabilize(placeItems(msgs, question("t1")));
+    expect(b[0]).toBe(a[0]);
+    expect(b[2], "an equal card (fresh JSON) keeps its item").toBe(a[2]);
+    const changed = question("t1");
+    changed.questions![0]!.options.push({ label: "Oracle" });
+    const c = cache.stabilize(placeItems(msgs, changed));
+    expect(c[2], "a changed card gets a new item").not.toBe(a[2]);
+    expect(c[1]).toBe(a[1]);
+  });
+});

@@ -1,0 +1,80 @@
+// Where the pending dialog goes in the chat stream.
+//
+// The server serves the pending dialog beside the stream (pending_dialog),
+// never inside it, so seqs stay reparse-stable. The client places it: as an
+// interactive card at its dialog message's position when the stream holds a
+// dialog message with the same tool_id, else appended after the last
+// message. Everything is deduplicated by tool_id, so one dialog never
+// renders twice, whatever the transcript and the hook spool say.
+
+import type { Dialog, Message } from "../api";
+
+export type Item =
+  | { kind: "message"; key: string; message: Message }
+  /** The interactive card for the pending dialog. seq is its stream position, 0 when appended. */
+  | { kind: "card"; key: string; dialog: Dialog; seq: number };
+
+/**
+ * placeItems builds the rendered sequence. A stream dialog message that
+ * matches the pending dialog's tool_id is replaced by the card at its
+ * position, unless the stream already records an outcome for it: then the
+ * side channel is stale, the answered summary shows and no card does.
+ * Later dialog messages repeating a tool_id already shown are dropped.
+ */
+export function placeItems(messages: readonly Message[], pending: Dialog | null): Item[] {
+  const items: Item[] = [];
+  const shown = new Set<string>();
+  const live = pending && pending.outcome == null ? pending : null;
+  let cardPlaced = false;
+  for (const m of messages) {
+    if (m.kind === "dialog" && m.dialog) {
+      const id = m.dialog.tool_id;
+      if (id && shown.has(id)) continue;
+      if (id) shown.add(id);
+      if (live && id === live.tool_id) {
+        if (m.dialog.outcome == null) {
+          items.push({ kind: "card", key: "card:" + id, dialog: live, seq: m.seq });
+        } else {
+          items.push({ kind: "message", key: "m:" + m.seq, message: m });
+        }
+        cardPlaced = true;
+        continue;
+      }
+    }
+    items.push({ kind: "message", key: "m:" + m.seq, message: m });
+  }
+  if (live && !cardPlaced) items.push({ kind: "card", key: "card:" + live.tool_id, dialog: live, seq: 0 });
+  return items;
+}
+
+/** cardToolId returns the tool_id of the card among items, or "". */
+export function cardToolId(items: readonly Item[]): string {
+  for (const it of items) if (it.kind === "card") return it.dialog.tool_id;
+  return "";
+}
+
+/**
+ * ItemCache keeps item objects stable across rebuilds so a keyed renderer
+ * reuses DOM: a message item lives as long as its message object (merge
+ * keeps unchanged messages by identity), and the card item as long as its
+ * dialog's content and position are unchanged.
+ */
+export class ItemCache {
+  private byMessage = new WeakMap<Message, Item>();
+  private card: { item: Item; sig: string } | null = null;
+
+  stabilize(items: Item[]): Item[] {
+    return items.map((it) => {
+      if (it.kind === "message") {
+        const old = this.byMessage.get(it.message);
+        if (old) return old;
+        this.byMessage.set(it.message, it);
+        return it;
+      }
+      const sig = it.seq + "|" + JSON.stringify(it.dialog);
+      if (this.card && this.card.sig === sig) return this.card.item;
+      this.card = { item: it, sig };
+      return it;
+    });
+  }
+}

@@ -1,0 +1,45 @@
+// A tiny history-API router: the app has six screens, which does not earn
+// a router dependency. The Go server answers every client route with
+// index.html, so deep links and reloads work.
+
+import { createSignal } from "solid-js";
+
+const [path, setPath] = createSignal(location.pathname);
+export { path };
+
+window.addEventListener("popstate", () => setPath(location.pathname));
+
+/** navigate moves to p, adding a history entry unless replace is set. */
+export function navigate(p: string, replace = false): void {
+  if (p === location.pathname) return;
+  if (replace) history.replaceState(null, "", p);
+  else history.pushState(null, "", p);
+  setPath(p);
+}
+
+export type Route =
+  | { name: "login" }
+  | { name: "runs" }
+  | { name: "new" }
+  | { name: "run"; id: string }
+  | { name: "history" }
+  | { name: "session"; id: string };
+
+/** match maps a path to a route; unknown paths show the runs list. */
+export function match(p: string): Route {
+  const parts = p.split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === "login") return { name: "login" };
+  if (parts[0] === "new") return { name: "new" };
+  if (parts[0] === "runs" && parts[1]) return { name: "run", id: parts[1] };
+  if (parts[0] === "history" && parts[1]) return { name: "session", id: parts[1] };
+  if (parts[0] === "history") return { name: "history" };
+  return { name: "runs" };
+}
+
+/** linkHandler makes an <a href> navigate in-app on a plain click. */
+export function linkHandler(e: MouseEvent): void {
+  const a = (e.currentTarget as HTMLAnchorElement) ?? null;
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  navigate(a.getAttribute("href") ?? "/");
+}

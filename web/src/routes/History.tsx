@@ -1,0 +1,85 @@
+// History: every Claude Code session on the machine, searchable by project
+// and title, newest first; each opens as a read-only chat.
+
+import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
+import { api, type Session } from "../api";
+import { Header } from "../components/Header";
+import { ago, baseName, bytes } from "../lib/format";
+import { linkHandler } from "../router";
+
+const pageSize = 50;
+
+export function History() {
+  const [q, setQ] = createSignal(new URLSearchParams(location.search).get("q") ?? "");
+  const [items, setItems] = createSignal<Session[] | null>(null);
+  const [next, setNext] = createSignal<number | undefined>(undefined);
+  const [error, setError] = createSignal("");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let generation = 0;
+
+  async function load(offset: number) {
+    const gen = ++generation;
+    try {
+      const r = await api.sessions(q().trim(), pageSize, offset);
+      if (gen !== generation) return; // a newer search superseded this one
+      const got = r.sessions ?? [];
+      setItems(offset === 0 ? got : [...(items() ?? []), ...got]);
+      const more = r.next_offset ?? (got.length === pageSize ? offset + got.length : undefined);
+      setNext(more && more > offset ? more : undefined);
+      setError("");
+    } catch (e) {
+      if (gen === generation) setError(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  onMount(() => load(0));
+  onCleanup(() => clearTimeout(timer));
+
+  function onSearch(v: string) {
+    setQ(v);
+    history.replaceState(null, "", v ? `/history?q=${encodeURIComponent(v)}` : "/history");
+    clearTimeout(timer);
+    timer = setTimeout(() => load(0), 250);
+  }
+
+  return (
+    <div class="screen">
+      <Header title="History" back="/" />
+      <div class="searchbar">
+        <input type="search" name="q" placeholder="Search project or title" value={q()} onInput={(e) => onSearch(e.currentTarget.value)} autocapitalize="off" />
+      </div>
+      <main class="scroll list">
+        <Show when={error()}>
+          <p class="error" role="alert">
+            {error()}
+          </p>
+        </Show>
+        <Show when={items()} fallback={<p class="muted pad">Loading…</p>}>
+          <Show when={items()!.length > 0} fallback={<p class="muted pad">No sessions found.</p>}>
+            <ul class="rows">
+              <For each={items()}>
+                {(s) => (
+                  <li>
+                    <a class="row" href={`/history/${encodeURIComponent(s.id)}`} onClick={linkHandler} data-session={s.id}>
+                      <div class="row-main">
+                        <div class="row-title">{s.title || "(no prompt)"}</div>
+                        <div class="row-sub muted">
+                          {baseName(s.project_path)} · {ago(s.mtime)} · {bytes(s.size)}
+                        </div>
+                      </div>
+                    </a>
+                  </li>
+                )}
+              </For>
+            </ul>
+            <Show when={next() !== undefined}>
+              <button class="btn wide" onClick={() => load(next()!)}>
+                More
+              </button>
+            </Show>
+          </Show>
+        </Show>
+      </main>
+    </div>
+  );
+}
