@@ -1,0 +1,228 @@
+package chat
+
+import (
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"lab/internal/claude"
+	"lab/internal/conv"
+)
+
+// Publisher receives the invalidation events of live runs. It must not
+// block (the SSE broker drops slow subscribers instead).
+type Publisher interface {
+	Publish(conv.Event)
+}
+
+// live is the current chat of one running run: its hook spool, the view of
+// its current transcript (which changes on /clear), the pending dialog and
+// the overlaid state. A tailer keeps it current and publishes a
+// run.messages.changed event whenever what a client would see changed.
+type live struct {
+	runID string
+	spool *claude.Spool
+	pub   Publisher
+	log   *slog.Logger
+
+	intents func(toolID string) (*conv.Outcome, bool)
+
+	mu      sync.Mutex
+	view    *View
+	pending *conv.Dialog
+	state   conv.State
+	// waitFrom is the transcript size when a permission notification was
+	// seen; while the transcript has not grown past it the CLI is waiting
+	// on the operator for something that is not a structured dialog.
+	waitFile string
+	waitFrom int64
+	lastSeen struct {
+		len     int
+		state   conv.State
+		pending string
+	}
+	// syncedAt is when the last refresh finished (for tailer lag).
+	syncedAt time.Time
+
+	tail *tailer
+}
+
+// livePoll is the fallback poll interval when file notifications fail.
+const livePoll = time.Second
+
+func newLive(runID, spoolDir string, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger) *live {
+	l := &live{runID: runID, spool: claude.OpenSpool(spoolDir), pub: pub, log: log, intents: intents, state: conv.StateIdle}
+	l.tail = newTailer(l.refresh, livePoll, log)
+	l.tail.watch(spoolDir)
+	return l
+}
+
+// close stops tailing.
+func (l *live) close() { l.tail.Close() }
+
+// refresh re-reads the spool and the transcript and publishes what changed.
+// It runs on the tailer's goroutine, and synchronously before requests
+// that must see the latest state (Snapshot).
+func (l *live) refresh() {
+	l.mu.Lock()
+	ev, runChanged := l.refreshLocked()
+	l.mu.Unlock()
+	if ev != nil && l.pub != nil {
+		l.pub.Publish(*ev)
+		if runChanged {
+			l.pub.Publish(conv.Event{Type: conv.EventRunChanged, RunID: l.runID, State: ev.State})
+		}
+	}
+}
+
+func (l *live) refreshLocked() (*conv.Event, bool) {
+	st, err := l.spool.Refresh()
+	if err != nil {
+		l.log.Warn("read spool", "run", l.runID, "err", err)
+	}
+	var ch Change
+	if st.TranscriptPath != "" && (l.view == nil || l.view.Path() != st.TranscriptPath) {
+		// A new session (start, or /clear): a new transcript and a new
+		// transcript_id; clients refetch from scratch.
+		l.view = NewView(st.TranscriptPath, l.intents)
+		l.tail.watch(filepath.Dir(st.TranscriptPath))
+		ch.Changed, ch.Reset = true, true
+	}
+	if l.view != nil {
+		c, err := l.view.Sync()
+		if err != nil {
+			l.log.Warn("sync transcript", "run", l.runID, "err", err)
+		}
+		ch.Changed = ch.Changed || c.Changed
+		ch.Reset = ch.Reset || c.Reset
+		ch.Backpatch = c.Backpatch
+	}
+	l.pending = l.pendingFrom(st)
+	l.state = l.stateFrom(st)
+	l.syncedAt = time.Now()
+
+	n, pendingID := 0, ""
+	if l.view != nil {
+		n = l.view.Page(conv.Query{Limit: 1}).Len
+	}
+	if l.pending != nil {
+		pendingID = l.pending.ToolID
+	}
+	runChanged := l.state != l.lastSeen.state || pendingID != l.lastSeen.pending
+	if !ch.Changed && !runChanged && n == l.lastSeen.len {
+		return nil, false
+	}
+	l.lastSeen.len, l.lastSeen.state, l.lastSeen.pending = n, l.state, pendingID
+	return &conv.Event{Type: conv.EventMessagesChanged, RunID: l.runID, State: l.state, BackpatchSeq: ch.Backpatch}, runChanged
+}
+
+// pendingFrom picks the pending dialog: the newest spooled PreToolUse the
+// transcript does not show resolved (retiring the resolved ones), else the
+// transcript's own pending tail dialog.
+func (l *live) pendingFrom(st claude.SpoolState) *conv.Dialog {
+	var pick *conv.Dialog
+	for _, e := range st.Pending {
+		if l.view != nil && l.view.Resolved(e.ToolUseID) {
+			if err := l.spool.Retire(e.ToolUseID); err != nil {
+				l.log.Warn("retire spool", "run", l.runID, "tool", e.ToolUseID, "err", err)
+			}
+			continue
+		}
+		if d := claude.DialogFromTool(e.ToolName, e.ToolUseID, e.ToolInput); d != nil {
+			pick = d
+		}
+	}
+	if pick == nil && l.view != nil {
+		pick = l.view.Pending()
+	}
+	return pick
+}
+
+// stateFrom overlays what the hooks know on the transcript's state.
+func (l *live) stateFrom(st claude.SpoolState) conv.State {
+	if l.pending != nil {
+		return conv.StateQuestion
+	}
+	s := conv.StateIdle
+	var size int64
+	if l.view != nil {
+		s = l.view.State()
+		size = l.view.Bytes()
+	}
+	if n := st.LastNotification; n != nil && n.NotificationType == "permission_prompt" {
+		if l.waitFile != n.File {
+			l.waitFile, l.waitFrom = n.File, size
+		}
+		if size <= l.waitFrom {
+			return conv.StateNeedsInput
+		}
+	}
+	if s == conv.StateIdle && st.LastPrompt != nil {
+		// The prompt is submitted but not yet in the transcript.
+		return conv.StateWorking
+	}
+	return s
+}
+
+// snapshot refreshes and returns a window with the live overlay.
+func (l *live) snapshot(q conv.Query) conv.Page {
+	l.refresh()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var p conv.Page
+	if l.view != nil {
+		p = pageOf(l.view.Page(q))
+	} else {
+		p = conv.Page{Messages: []conv.Message{}}
+	}
+	p.State = l.state
+	p.PendingDialog = cloneDialog(l.pending)
+	return p
+}
+
+// current returns the pending dialog after a fresh refresh (the answer
+// guard's source of truth) without publishing under the caller's lock.
+func (l *live) current() (*conv.Dialog, conv.State) {
+	l.refresh()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return cloneDialog(l.pending), l.state
+}
+
+// lag is how long ago the tailer last caught up.
+func (l *live) lag() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.syncedAt.IsZero() {
+		return 0
+	}
+	return time.Since(l.syncedAt)
+}
+
+// transcriptPath returns the current transcript, "" before SessionStart.
+func (l *live) transcriptPath() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.view == nil {
+		return ""
+	}
+	return l.view.Path()
+}
+
+func cloneDialog(d *conv.Dialog) *conv.Dialog {
+	if d == nil {
+		return nil
+	}
+	c := *d
+	c.Questions = append([]conv.Question(nil), d.Questions...)
+	for i := range c.Questions {
+		c.Questions[i].Options = append([]conv.Option(nil), d.Questions[i].Options...)
+	}
+	c.PlanRows = append([]string(nil), d.PlanRows...)
+	if d.Outcome != nil {
+		o := *d.Outcome
+		c.Outcome = &o
+	}
+	return &c
+}
