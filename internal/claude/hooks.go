@@ -1,0 +1,101 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Hook event names lab listens to (the CLI's hook_event_name values).
+const (
+	HookSessionStart     = "SessionStart"
+	HookUserPromptSubmit = "UserPromptSubmit"
+	HookPreToolUse       = "PreToolUse"
+	HookPostToolUse      = "PostToolUse"
+	HookNotification     = "Notification"
+	HookStop             = "Stop"
+)
+
+// HookEvents are the events a run's settings file hooks, in the order the
+// file lists them.
+var HookEvents = []string{HookSessionStart, HookUserPromptSubmit, HookPreToolUse, HookPostToolUse, HookNotification, HookStop}
+
+// DialogToolMatcher limits the tool hooks to the tools that open a picker.
+const DialogToolMatcher = "AskUserQuestion|ExitPlanMode"
+
+// hookTimeoutSeconds bounds a hook; the CLI kills it after this. The
+// command only copies stdin to a file, so it takes milliseconds.
+const hookTimeoutSeconds = 10
+
+// HookCommand is the /bin/sh one-liner that spools one event: it copies
+// its stdin (the event JSON) to a dot-temp file in spoolDir and renames it
+// to <event>.<unix nanos>.<pid>.json, so a reader never sees half a file.
+// It prints nothing (SessionStart and UserPromptSubmit hooks feed stdout to
+// the model), never waits on anything but its stdin, and always exits 0 so
+// a missing spool dir can never fail or block a tool.
+func HookCommand(spoolDir, event string) string {
+	d := shellQuote(spoolDir)
+	return fmt.Sprintf(`{ d=%s; n=$(date +%%s%%N); t="$d/.%s.$n.$$.tmp"; cat >"$t" && mv -f "$t" "$d/%s.$n.$$.json"; } >/dev/null 2>&1; exit 0`, d, event, event)
+}
+
+// shellQuote quotes s for /bin/sh as one word.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// hookSettings is the shape of the settings file's hooks block.
+type hookSettings struct {
+	Hooks map[string][]hookMatcher `json:"hooks"`
+}
+
+type hookMatcher struct {
+	Matcher string        `json:"matcher,omitempty"`
+	Hooks   []hookCommand `json:"hooks"`
+}
+
+type hookCommand struct {
+	Type    string `json:"type"`
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
+}
+
+// HookSettings returns a settings file (for `claude --settings`) whose
+// hooks spool every event of HookEvents into spoolDir. The CLI merges it
+// with the operator's own settings, so their hooks keep running too.
+func HookSettings(spoolDir string) ([]byte, error) {
+	if !filepath.IsAbs(spoolDir) {
+		return nil, fmt.Errorf("hook spool dir %q is not absolute", spoolDir)
+	}
+	s := hookSettings{Hooks: map[string][]hookMatcher{}}
+	for _, ev := range HookEvents {
+		m := hookMatcher{Hooks: []hookCommand{{Type: "command", Command: HookCommand(spoolDir, ev), Timeout: hookTimeoutSeconds}}}
+		if ev == HookPreToolUse || ev == HookPostToolUse {
+			m.Matcher = DialogToolMatcher
+		}
+		s.Hooks[ev] = []hookMatcher{m}
+	}
+	return json.MarshalIndent(s, "", "  ")
+}
+
+// WriteHookSettings writes HookSettings(spoolDir) to path atomically and
+// creates spoolDir.
+func WriteHookSettings(path, spoolDir string) error {
+	b, err := HookSettings(spoolDir)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(spoolDir, 0o700); err != nil {
+		return fmt.Errorf("spool dir: %w", err)
+	}
+	tmp, err := homeWriteTemp(filepath.Dir(path), ".settings-*", append(b, '\n'), 0o600)
+	if err != nil {
+		return fmt.Errorf("settings: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("settings: %w", err)
+	}
+	return nil
+}
