@@ -118,10 +118,10 @@ func Home(t testing.TB, trusted ...string) string {
 // off.
 func Env(home, baseURL string) map[string]string {
 	return map[string]string{
-		"HOME":                                     home,
-		"ANTHROPIC_BASE_URL":                       baseURL,
-		"ANTHROPIC_API_KEY":                        APIKey,
-		"DISABLE_TELEMETRY":                        "1",
+		"HOME":               home,
+		"ANTHROPIC_BASE_URL": baseURL,
+		"ANTHROPIC_API_KEY":  APIKey,
+		"DISABLE_TELEMETRY":  "1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
 		"DISABLE_AUTOUPDATER":                      "1",
 	}
