@@ -1,0 +1,376 @@
+package claude
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// This file reads a captured tmux pane of the Claude Code TUI and finds the
+// picker on it, if any: which screen it is (a question, the review screen
+// of a form, a plan approval), the rows it offers and which row the cursor
+// (❯) is on. Answer recipes use it to confirm, before a committing key, that
+// the cursor is where the recipe meant it to be.
+//
+// The parser reads only plain text (tmux capture-pane without escapes), so
+// it relies on glyphs and words the TUI prints, as seen on 2.1.328:
+//
+//	←  ☐ Color  ☐ Size  ✔ Submit  →      tab bar (forms, multi-select)
+//	 ☐ Database                           header (one single-select question)
+//	❯ 1. SQLite                           a row; ❯ marks the cursor
+//	  5. [✔] Type something               a multi-select row with its box
+//	❯    Submit                           the unnumbered Submit/Next row
+//	Review your answers                   the review screen of a form
+//	 ● Which color? / → Blue              its recorded answers
+//	Would you like to proceed?            the plan approval picker
+
+// ScreenKind says which picker a pane shows.
+type ScreenKind string
+
+const (
+	ScreenNone     ScreenKind = ""         // no picker recognised
+	ScreenQuestion ScreenKind = "question" // one question of an AskUserQuestion dialog
+	ScreenReview   ScreenKind = "review"   // "Review your answers" before a form submits
+	ScreenPlan     ScreenKind = "plan"     // the ExitPlanMode approval picker
+)
+
+// Box is a multi-select row's check box.
+type Box int
+
+const (
+	NoBox     Box = iota // not a multi-select row
+	Unchecked            // [ ]
+	Checked              // [✔]
+)
+
+// MarshalText names the box in goldens and logs.
+func (b Box) MarshalText() ([]byte, error) { return []byte(boxName(b)), nil }
+
+// Row is one selectable row of a picker.
+type Row struct {
+	// Number is the number the TUI shows (1-based); 0 for the unnumbered
+	// Submit/Next row of a multi-select question.
+	Number int      `json:"number"`
+	Label  string   `json:"label"`
+	Box    Box      `json:"box,omitzero"`
+	Cursor bool     `json:"cursor,omitempty"`
+	More   []string `json:"more,omitempty"` // following lines: a description, wrapped text or a hint
+}
+
+// Tab is one entry of a form's tab bar.
+type Tab struct {
+	Label string `json:"label"`
+	Done  bool   `json:"done,omitempty"` // ☒ or ✔: answered (or the Submit tab)
+}
+
+// ReviewItem is one question and its answer on the review screen.
+type ReviewItem struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+}
+
+// Screen is the picker a pane shows.
+type Screen struct {
+	Kind     ScreenKind   `json:"kind"`
+	Tabs     []Tab        `json:"tabs,omitempty"`
+	Question string       `json:"question,omitempty"` // the shown question's text, lines joined by spaces
+	Prompt   string       `json:"prompt,omitempty"`   // the plan picker's prompt line
+	Review   []ReviewItem `json:"review,omitempty"`
+	Rows     []Row        `json:"rows,omitempty"`
+}
+
+// Cursor returns the row under the cursor, or nil when no row has it.
+func (s *Screen) Cursor() *Row {
+	for i := range s.Rows {
+		if s.Rows[i].Cursor {
+			return &s.Rows[i]
+		}
+	}
+	return nil
+}
+
+// Numbered returns how many numbered rows the picker shows.
+func (s *Screen) Numbered() int {
+	n := 0
+	for _, r := range s.Rows {
+		if r.Number > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+const cursorGlyph = "❯"
+
+var (
+	// rowRE matches a numbered row: optional cursor, number, dot, text.
+	rowRE = regexp.MustCompile(`^\s*(❯)?\s*(\d+)\.\s(.*)$`)
+	// boxRE splits a multi-select row's text into its box and label.
+	boxRE = regexp.MustCompile(`^\[(.)\]\s?(.*)$`)
+	// submitRE matches the unnumbered row that ends a multi-select
+	// question: "Submit" on the last question, "Next" before that.
+	submitRE = regexp.MustCompile(`^\s*(❯)?\s*(Submit|Next)$`)
+	// headerRE matches the one-question header " ☐ Database".
+	headerRE = regexp.MustCompile(`^ ?[☐☒✔] \S`)
+	// tabGapRE separates tab bar entries.
+	tabGapRE = regexp.MustCompile(`\s{2,}`)
+)
+
+// planMarkers are texts of the plan picker's prompt line. The first is
+// 2.1.328's with a written plan; the second its no-plan variant.
+var planMarkers = []string{"Would you like to proceed?", "Exit plan mode?"}
+
+// ParseScreen finds the picker on a captured pane. A pane with no picker
+// yields Kind ScreenNone.
+func ParseScreen(capture string) *Screen {
+	lines := strings.Split(strings.ReplaceAll(capture, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRightFunc(l, unicode.IsSpace)
+	}
+	s := &Screen{}
+	// The picker is the bottom-most block: take the later of the last
+	// question header and the last plan prompt, so a plan body with
+	// check boxes or an old answer above is not mistaken for the picker.
+	head, plan := -1, -1
+	for i := len(lines) - 1; i >= 0 && head < 0; i-- {
+		if isTabBar(lines[i]) || headerRE.MatchString(lines[i]) {
+			head = i
+		}
+	}
+	for i := len(lines) - 1; i > head && plan < 0; i-- {
+		for _, m := range planMarkers {
+			if strings.Contains(lines[i], m) {
+				plan = i
+				break
+			}
+		}
+	}
+	switch {
+	case plan >= 0:
+		s.Kind = ScreenPlan
+		s.Prompt = strings.TrimSpace(lines[plan])
+		s.Rows, _ = parseRows(lines, plan+1, false)
+	case head >= 0:
+		s.Tabs = parseTabs(lines[head])
+		for i := head + 1; i < len(lines); i++ {
+			if strings.TrimSpace(lines[i]) == "Review your answers" {
+				s.Kind = ScreenReview
+				s.Rows, _ = parseRows(lines, i+1, false)
+				s.Review = parseReview(lines, i+1, firstRowLine(lines, i+1, s.Rows))
+				return s
+			}
+		}
+		s.Kind = ScreenQuestion
+		var first int
+		s.Rows, first = parseRows(lines, head+1, true)
+		if first < 0 {
+			first = len(lines)
+		}
+		s.Question = joinText(lines[head+1 : first])
+	}
+	return s
+}
+
+func isTabBar(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.HasPrefix(t, "←") && strings.HasSuffix(t, "→")
+}
+
+func isSeparator(l string) bool {
+	t := strings.TrimSpace(l)
+	if len(t) < 10*len("─") {
+		return false
+	}
+	return strings.Trim(t, "─") == ""
+}
+
+// parseTabs reads "←  ☐ Color  ☒ Size  ✔ Submit  →" or " ☐ Database".
+func parseTabs(l string) []Tab {
+	t := strings.TrimSpace(l)
+	t = strings.TrimSuffix(strings.TrimPrefix(t, "←"), "→")
+	var tabs []Tab
+	for _, f := range tabGapRE.Split(strings.TrimSpace(t), -1) {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		glyph, label, _ := strings.Cut(f, " ")
+		tabs = append(tabs, Tab{Label: strings.TrimSpace(label), Done: glyph != "☐"})
+	}
+	return tabs
+}
+
+type rowAt struct {
+	line int
+	row  Row
+}
+
+// parseRows collects the picker's rows from line start on. It keeps the
+// last run of consecutively numbered rows ending at the last numbered row
+// (so a numbered list in the question text above is not taken for rows),
+// plus the Submit/Next row inside that run when multi is set. It returns
+// the rows and the line of the first one (-1 when none).
+func parseRows(lines []string, start int, multi bool) ([]Row, int) {
+	var cands []rowAt
+	for i := start; i < len(lines); i++ {
+		l := lines[i]
+		if m := rowRE.FindStringSubmatch(l); m != nil {
+			n, err := strconv.Atoi(m[2])
+			if err != nil {
+				continue
+			}
+			r := Row{Number: n, Cursor: m[1] != "", Label: strings.TrimSpace(m[3])}
+			if b := boxRE.FindStringSubmatch(r.Label); b != nil {
+				r.Box = Unchecked
+				if b[1] != " " {
+					r.Box = Checked
+				}
+				r.Label = strings.TrimSpace(b[2])
+			}
+			cands = append(cands, rowAt{i, r})
+			continue
+		}
+		if multi {
+			if m := submitRE.FindStringSubmatch(l); m != nil {
+				cands = append(cands, rowAt{i, Row{Number: 0, Label: m[2], Cursor: m[1] != ""}})
+			}
+		}
+	}
+	last := -1
+	for k := len(cands) - 1; k >= 0; k-- {
+		if cands[k].row.Number > 0 {
+			last = k
+			break
+		}
+	}
+	if last < 0 {
+		return nil, -1
+	}
+	// Walk back over the numbered run n, n-1, ..., 1.
+	first := last
+	want := cands[last].row.Number - 1
+	for k := last - 1; k >= 0 && want >= 1; k-- {
+		n := cands[k].row.Number
+		if n == 0 {
+			continue
+		}
+		if n != want {
+			break
+		}
+		first = k
+		want--
+	}
+	// Skip leading unnumbered candidates of the kept window.
+	for first < last && cands[first].row.Number == 0 {
+		first++
+	}
+	var rows []Row
+	kept := cands[first : last+1]
+	for k, c := range kept {
+		end := len(lines)
+		if k+1 < len(kept) {
+			end = kept[k+1].line
+		}
+		c.row.More = continuation(lines, c.line+1, end)
+		rows = append(rows, c.row)
+	}
+	return rows, kept[0].line
+}
+
+// continuation returns the non-blank lines after a row, up to the next
+// blank line, separator or row.
+func continuation(lines []string, from, to int) []string {
+	var more []string
+	for i := from; i < to && i < len(lines); i++ {
+		l := lines[i]
+		if strings.TrimSpace(l) == "" || isSeparator(l) {
+			break
+		}
+		more = append(more, strings.TrimSpace(l))
+	}
+	return more
+}
+
+func firstRowLine(lines []string, from int, rows []Row) int {
+	if len(rows) == 0 {
+		return len(lines)
+	}
+	for i := from; i < len(lines); i++ {
+		if m := rowRE.FindStringSubmatch(lines[i]); m != nil && m[2] == strconv.Itoa(rows[0].Number) {
+			return i
+		}
+	}
+	return len(lines)
+}
+
+// parseReview reads " ● question" / "   → answer" pairs; wrapped lines
+// continue the field they follow.
+func parseReview(lines []string, from, to int) []ReviewItem {
+	var items []ReviewItem
+	field := 0 // 1: question, 2: answer
+	for i := from; i < to && i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		switch {
+		case t == "":
+			field = 0
+		case strings.HasPrefix(t, "● "):
+			items = append(items, ReviewItem{Question: strings.TrimSpace(strings.TrimPrefix(t, "● "))})
+			field = 1
+		case strings.HasPrefix(t, "→ ") && len(items) > 0:
+			items[len(items)-1].Answer = strings.TrimSpace(strings.TrimPrefix(t, "→ "))
+			field = 2
+		case field == 1:
+			items[len(items)-1].Question += " " + t
+		case field == 2:
+			items[len(items)-1].Answer += " " + t
+		}
+	}
+	return items
+}
+
+// joinText joins the non-blank lines of a block with single spaces.
+func joinText(lines []string) string {
+	var parts []string
+	for _, l := range lines {
+		if t := strings.TrimSpace(l); t != "" && !isSeparator(l) {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// squash drops all white space, so text compares equal however the TUI
+// wrapped it across lines.
+func squash(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// SameText reports whether a shown text equals want once line wrapping is
+// undone.
+func SameText(shown, want string) bool { return squash(shown) == squash(want) }
+
+// RowShows reports whether the row's text, possibly wrapped onto its
+// continuation lines, is exactly want.
+func (r *Row) RowShows(want string) bool {
+	w := squash(want)
+	got := squash(r.Label)
+	if got == w {
+		return true
+	}
+	for _, m := range r.More {
+		got += squash(m)
+		if got == w {
+			return true
+		}
+		if len(got) > len(w) {
+			return false
+		}
+	}
+	return false
+}

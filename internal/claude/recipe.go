@@ -1,0 +1,303 @@
+package claude
+
+import (
+	"fmt"
+	"strings"
+
+	"lab/internal/conv"
+)
+
+// A recipe is how lab answers a dialog through the TUI: the named keys and
+// pastes to play into the pane, one at a time, with checkpoints between
+// them. A checkpoint (StepExpect) is a condition on the parsed pane that
+// must hold before the next step; the player polls the pane until it does
+// or gives up without sending anything more. Every key that changes state
+// (Space, a paste, Enter) is preceded by a checkpoint on the cursor row,
+// so the committing key is never pressed blind.
+//
+// Recipes assume a fresh picker: the first question shown, its cursor on
+// row 1 and nothing toggled. The first step checks exactly that, so a
+// picker someone already moved at the terminal is refused instead of being
+// answered from the wrong place. The cursor only moves within the rows
+// (Up never wraps past row 1), per the facts file.
+
+// StepKind says what a step does.
+type StepKind int
+
+const (
+	StepExpect StepKind = iota // wait until the pane matches Expect
+	StepKey                    // send one named key
+	StepPaste                  // paste Text (bracketed)
+)
+
+// Step is one action of a recipe.
+type Step struct {
+	Kind   StepKind
+	Key    string  // StepKey
+	Text   string  // StepPaste
+	Expect *Expect // StepExpect
+	// Commit marks the key that makes the answer final (the last Enter).
+	// Everything before it can still be abandoned without an answer
+	// landing.
+	Commit bool
+}
+
+func (s Step) String() string {
+	switch s.Kind {
+	case StepKey:
+		if s.Commit {
+			return s.Key + " (commit)"
+		}
+		return s.Key
+	case StepPaste:
+		return fmt.Sprintf("paste %q", s.Text)
+	default:
+		return "expect " + s.Expect.What
+	}
+}
+
+// SubmitRow is the Row.Number of a multi-select question's unnumbered
+// Submit/Next row, as used by Expect.Cursor.
+const SubmitRow = 0
+
+// Expect is a checkpoint: what the pane must show.
+type Expect struct {
+	What     string     // for errors and logs: which checkpoint this is
+	Kind     ScreenKind // the picker on screen
+	Question string     // the question shown (question screens), compared without white space
+	Rows     int        // numbered rows the picker must have (plans), 0 to skip
+	Cursor   int        // the row number under the cursor; SubmitRow for Submit/Next
+	// Label is the text the cursor row must show (a listed label, typed
+	// free text, "Submit answers"), "" to check the position only.
+	Label string
+	// Box is the cursor row's required check box state; NoBox skips.
+	Box Box
+	// Checked, when non-nil, lists exactly the texts whose boxes must be
+	// ticked (multi-select), in any order.
+	Checked []string
+	// Review, when non-nil, is exactly what the review screen must list.
+	Review []ReviewItem
+}
+
+// Check reports how s differs from e, nil when it matches.
+func (e *Expect) Check(s *Screen) error {
+	if s.Kind != e.Kind {
+		return fmt.Errorf("%s: screen shows %s; want %s", e.What, kindName(s.Kind), kindName(e.Kind))
+	}
+	if e.Question != "" && !SameText(s.Question, e.Question) {
+		return fmt.Errorf("%s: question %q; want %q", e.What, s.Question, e.Question)
+	}
+	if e.Rows > 0 && s.Numbered() != e.Rows {
+		return fmt.Errorf("%s: picker has %d rows; want %d", e.What, s.Numbered(), e.Rows)
+	}
+	c := s.Cursor()
+	if c == nil {
+		return fmt.Errorf("%s: no cursor row", e.What)
+	}
+	if c.Number != e.Cursor {
+		return fmt.Errorf("%s: cursor on %s; want %s", e.What, rowName(c.Number, c.Label), rowName(e.Cursor, e.Label))
+	}
+	if e.Label != "" && !c.RowShows(e.Label) {
+		return fmt.Errorf("%s: cursor row shows %q; want %q", e.What, c.Label, e.Label)
+	}
+	if e.Box != NoBox && c.Box != e.Box {
+		return fmt.Errorf("%s: cursor row box is %s; want %s", e.What, boxName(c.Box), boxName(e.Box))
+	}
+	if e.Checked != nil {
+		if err := checkTicked(s, e.Checked); err != nil {
+			return fmt.Errorf("%s: %w", e.What, err)
+		}
+	}
+	if e.Review != nil {
+		if len(s.Review) != len(e.Review) {
+			return fmt.Errorf("%s: review lists %d answers; want %d", e.What, len(s.Review), len(e.Review))
+		}
+		for i, w := range e.Review {
+			g := s.Review[i]
+			if !SameText(g.Question, w.Question) || !SameText(g.Answer, w.Answer) {
+				return fmt.Errorf("%s: review item %d is %q → %q; want %q → %q", e.What, i+1, g.Question, g.Answer, w.Question, w.Answer)
+			}
+		}
+	}
+	return nil
+}
+
+// checkTicked reports whether exactly the rows showing want are ticked.
+// A row's text may wrap onto its continuation lines; an option row's
+// continuation is its description, which RowShows tolerates by matching
+// the label alone first.
+func checkTicked(s *Screen, want []string) error {
+	var ticked []*Row
+	var labels []string
+	for i := range s.Rows {
+		if s.Rows[i].Box == Checked {
+			ticked = append(ticked, &s.Rows[i])
+			labels = append(labels, s.Rows[i].Label)
+		}
+	}
+	if len(ticked) != len(want) {
+		return fmt.Errorf("ticked %q; want %q", labels, want)
+	}
+	used := make([]bool, len(ticked))
+	for _, w := range want {
+		found := false
+		for i, r := range ticked {
+			if !used[i] && r.RowShows(w) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("ticked %q; want %q", labels, want)
+		}
+	}
+	return nil
+}
+
+func kindName(k ScreenKind) string {
+	if k == ScreenNone {
+		return "no picker"
+	}
+	return string(k) + " picker"
+}
+
+func rowName(n int, label string) string {
+	if n == SubmitRow {
+		return "the Submit/Next row"
+	}
+	if label == "" {
+		return fmt.Sprintf("row %d", n)
+	}
+	return fmt.Sprintf("row %d %q", n, label)
+}
+
+func boxName(b Box) string {
+	switch b {
+	case Checked:
+		return "ticked"
+	case Unchecked:
+		return "empty"
+	}
+	return "absent"
+}
+
+// Recipe returns the steps that answer d with a on a CLI whose plan picker
+// is g. It validates first (see ValidateAnswer) and returns that error.
+func Recipe(d *conv.Dialog, a conv.Answer, g PlanGeometry) ([]Step, error) {
+	if err := ValidateAnswer(d, a, g); err != nil {
+		return nil, err
+	}
+	var r recipe
+	if d.Kind == conv.DialogPlan {
+		r.plan(a, g)
+	} else {
+		r.questions(d, a)
+	}
+	return r.steps, nil
+}
+
+type recipe struct {
+	steps []Step
+	pos   int // cursor row index (0-based) within the current picker
+}
+
+func (r *recipe) expect(e Expect) { r.steps = append(r.steps, Step{Kind: StepExpect, Expect: &e}) }
+func (r *recipe) key(k string)    { r.steps = append(r.steps, Step{Kind: StepKey, Key: k}) }
+func (r *recipe) paste(t string)  { r.steps = append(r.steps, Step{Kind: StepPaste, Text: t}) }
+func (r *recipe) commit()         { r.steps = append(r.steps, Step{Kind: StepKey, Key: "Enter", Commit: true}) }
+
+// move walks the cursor from r.pos to row index to, never past row 0.
+func (r *recipe) move(to int) {
+	for ; r.pos < to; r.pos++ {
+		r.key("Down")
+	}
+	for ; r.pos > to; r.pos-- {
+		r.key("Up")
+	}
+}
+
+func (r *recipe) plan(a conv.Answer, g PlanGeometry) {
+	o := *a.Option
+	r.expect(Expect{What: "plan picker fresh", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: 1})
+	r.move(o)
+	if o == g.Feedback {
+		r.expect(Expect{What: "on the feedback row", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1})
+		r.paste(a.Feedback)
+		r.expect(Expect{What: "feedback typed", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1, Label: a.Feedback})
+	} else {
+		r.expect(Expect{What: fmt.Sprintf("on approve row %d", o+1), Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1})
+	}
+	r.commit()
+}
+
+// questions answers a one- or many-question dialog. Each question's
+// picker auto-advances to the next on Enter (single-select) or on its
+// Submit/Next row (multi-select). A lone single-select question submits
+// at once; forms and a lone multi-select question end on the review
+// screen, whose "Submit answers" is the committing key.
+func (r *recipe) questions(d *conv.Dialog, a conv.Answer) {
+	review := len(d.Questions) > 1 || d.Questions[0].MultiSelect
+	var items []ReviewItem
+	for i, q := range d.Questions {
+		qa := a.Answers[i]
+		r.pos = 0
+		what := func(s string) string {
+			if len(d.Questions) == 1 {
+				return s
+			}
+			return fmt.Sprintf("question %d: %s", i+1, s)
+		}
+		fresh := Expect{What: what("picker fresh"), Kind: ScreenQuestion, Question: q.Question, Cursor: 1}
+		if q.MultiSelect {
+			fresh.Checked = []string{}
+		}
+		r.expect(fresh)
+		n := len(q.Options)
+		if !q.MultiSelect {
+			if len(qa.Chosen) == 1 {
+				c := qa.Chosen[0]
+				r.move(c)
+				r.expect(Expect{What: what("on the chosen option"), Kind: ScreenQuestion, Question: q.Question, Cursor: c + 1, Label: q.Options[c].Label})
+				items = append(items, ReviewItem{q.Question, q.Options[c].Label})
+			} else {
+				r.move(n)
+				r.expect(Expect{What: what("on the free-text row"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1})
+				r.paste(qa.OtherText)
+				r.expect(Expect{What: what("free text typed"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Label: qa.OtherText})
+				items = append(items, ReviewItem{q.Question, qa.OtherText})
+			}
+			if review {
+				r.key("Enter")
+			} else {
+				r.commit()
+			}
+			continue
+		}
+		var ticked, record []string
+		for _, c := range qa.Chosen {
+			r.move(c)
+			r.expect(Expect{What: what(fmt.Sprintf("on option %q to tick it", q.Options[c].Label)), Kind: ScreenQuestion, Question: q.Question, Cursor: c + 1, Label: q.Options[c].Label, Box: Unchecked})
+			r.key("Space")
+			ticked = append(ticked, q.Options[c].Label)
+		}
+		record = append(record, ticked...)
+		if qa.OtherText != "" {
+			r.move(n)
+			r.expect(Expect{What: what("on the free-text row"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Box: Unchecked})
+			// Pasting fills and ticks the row; Space there would type
+			// a space.
+			r.paste(qa.OtherText)
+			r.expect(Expect{What: what("free text typed"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Label: qa.OtherText, Box: Checked})
+			ticked = append(ticked, qa.OtherText)
+			record = append(record, qa.OtherText)
+		}
+		r.move(n + 1)
+		r.expect(Expect{What: what("on Submit with the chosen rows ticked"), Kind: ScreenQuestion, Question: q.Question, Cursor: SubmitRow, Checked: ticked})
+		r.key("Enter")
+		items = append(items, ReviewItem{q.Question, strings.Join(record, ", ")})
+	}
+	if review {
+		r.expect(Expect{What: "review screen lists the intended answers", Kind: ScreenReview, Cursor: 1, Label: "Submit answers", Review: items})
+		r.commit()
+	}
+}

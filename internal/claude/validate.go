@@ -1,0 +1,169 @@
+package claude
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"lab/internal/conv"
+)
+
+// MaxFreeText bounds the text lab types into a picker's free-text row
+// (a question's "Type something" row or the plan feedback row), in bytes.
+const MaxFreeText = 4096
+
+// ValidateAnswer checks an answer against the pending dialog before any key
+// is sent. It returns a conv error of kind EConflict when the answer is not
+// aimed at d (another tool_id, no dialog, already resolved, or a dialog
+// lab cannot drive) and EInvalid when the answer is malformed:
+//
+// Questions take exactly one QuestionAnswer per question, in order. Chosen
+// holds indexes into that question's listed options only; the free-text
+// row is never an index, it is chosen by a non-empty OtherText. A
+// single-select question takes exactly one choice (one index or the
+// text); a multi-select one at least one (indexes in toggle order, plus
+// optionally the text). Indexes are in range and not repeated. Free text
+// is one line without control characters (the TUI records a pasted
+// newline as a carriage return and a newline in a question row breaks
+// the row), not blank, at most MaxFreeText bytes, and not equal to a
+// listed label (the record would read as that option).
+//
+// Plans take Option, a row of g: an approve row without feedback, or the
+// feedback row with the feedback text (required there; same rules as
+// free text).
+func ValidateAnswer(d *conv.Dialog, a conv.Answer, g PlanGeometry) error {
+	if a.ToolID == "" {
+		return conv.Errorf(conv.EInvalid, "tool_id is required")
+	}
+	if d == nil {
+		return conv.Errorf(conv.EConflict, "no dialog is pending")
+	}
+	if d.ToolID != a.ToolID {
+		return conv.Errorf(conv.EConflict, "the pending dialog is %s, not %s", d.ToolID, a.ToolID)
+	}
+	if !d.Pending() {
+		return conv.Errorf(conv.EConflict, "the dialog %s is already resolved", d.ToolID)
+	}
+	if !d.Answerable {
+		return conv.Errorf(conv.EConflict, "lab cannot answer this dialog; answer it at the terminal")
+	}
+	switch d.Kind {
+	case conv.DialogQuestion:
+		return validateQuestions(d, a)
+	case conv.DialogPlan:
+		return validatePlan(a, g)
+	}
+	return conv.Errorf(conv.EConflict, "lab cannot answer a %q dialog", d.Kind)
+}
+
+func validateQuestions(d *conv.Dialog, a conv.Answer) error {
+	if a.Option != nil || a.Feedback != "" {
+		return conv.Errorf(conv.EInvalid, "a question dialog takes answers, not option or feedback")
+	}
+	if len(a.Answers) != len(d.Questions) {
+		return conv.Errorf(conv.EInvalid, "got %d answers for %d questions", len(a.Answers), len(d.Questions))
+	}
+	for i, q := range d.Questions {
+		if err := validateQuestion(q, a.Answers[i]); err != nil {
+			return conv.Errorf(conv.EInvalid, "question %d: %s", i+1, err)
+		}
+	}
+	return nil
+}
+
+func validateQuestion(q conv.Question, qa conv.QuestionAnswer) error {
+	seen := make(map[int]bool, len(qa.Chosen))
+	for _, c := range qa.Chosen {
+		if c < 0 || c >= len(q.Options) {
+			return fmt.Errorf("option %d is out of range (0..%d)", c, len(q.Options)-1)
+		}
+		if seen[c] {
+			return fmt.Errorf("option %d is chosen twice", c)
+		}
+		seen[c] = true
+	}
+	if qa.OtherText != "" {
+		if err := checkFreeText(qa.OtherText); err != nil {
+			return err
+		}
+		segments := []string{qa.OtherText}
+		if q.MultiSelect {
+			// The record joins everything with ", "; a segment equal
+			// to a label would read back as that option.
+			segments = strings.Split(qa.OtherText, ", ")
+		}
+		for _, s := range segments {
+			for _, o := range q.Options {
+				if s == o.Label {
+					return fmt.Errorf("free text %q reads as the listed option %q; choose the option instead", s, o.Label)
+				}
+			}
+		}
+	}
+	n := len(qa.Chosen)
+	if qa.OtherText != "" {
+		n++
+	}
+	if !q.MultiSelect {
+		if len(qa.Chosen) > 1 {
+			return fmt.Errorf("a single-select question takes one option, got %d", len(qa.Chosen))
+		}
+		if n != 1 {
+			return fmt.Errorf("a single-select question takes exactly one choice: an option or free text")
+		}
+		return nil
+	}
+	if n == 0 {
+		return fmt.Errorf("choose at least one option or type free text")
+	}
+	return nil
+}
+
+func validatePlan(a conv.Answer, g PlanGeometry) error {
+	if len(a.Answers) > 0 {
+		return conv.Errorf(conv.EInvalid, "a plan takes option and feedback, not answers")
+	}
+	if a.Option == nil {
+		return conv.Errorf(conv.EInvalid, "option is required for a plan")
+	}
+	o := *a.Option
+	switch {
+	case o == g.Feedback:
+		if a.Feedback == "" {
+			return conv.Errorf(conv.EInvalid, "option %d (%s) needs feedback", o, g.Rows[o])
+		}
+		if err := checkFreeText(a.Feedback); err != nil {
+			return conv.Errorf(conv.EInvalid, "feedback: %s", err)
+		}
+	case g.IsApprove(o):
+		if a.Feedback != "" {
+			return conv.Errorf(conv.EInvalid, "feedback goes only with option %d (%s)", g.Feedback, g.Rows[g.Feedback])
+		}
+	default:
+		return conv.Errorf(conv.EInvalid, "option %d is not one lab can choose on this plan picker (approve %v, feedback %d)", o, g.Approve, g.Feedback)
+	}
+	return nil
+}
+
+// checkFreeText enforces the rules for text typed into a picker row.
+func checkFreeText(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("text is not valid UTF-8")
+	}
+	if len(s) > MaxFreeText {
+		return fmt.Errorf("text is %d bytes; at most %d", len(s), MaxFreeText)
+	}
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("text is blank")
+	}
+	for _, r := range s {
+		if r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' {
+			return fmt.Errorf("text must be a single line")
+		}
+		if unicode.IsControl(r) {
+			return fmt.Errorf("text contains the control character %U", r)
+		}
+	}
+	return nil
+}
