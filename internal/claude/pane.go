@@ -374,3 +374,67 @@ func (r *Row) RowShows(want string) bool {
 	}
 	return false
 }
+
+// PromptBox is the CLI's input box: the lines between the last two
+// full-width separators at the bottom of the pane, the first starting with
+// the ❯ prompt.
+type PromptBox struct {
+	Text string // the box's text, lines joined by "\n", prompt glyph removed
+}
+
+// pastedRE is how the TUI shows a long paste it collapsed.
+var pastedRE = regexp.MustCompile(`^\[Pasted text #\d+(?: \+(\d+) lines)?\]$`)
+
+// ParsePrompt finds the input box on a captured pane. It returns false
+// when the pane shows no input box (a picker or permission prompt has the
+// focus, or the CLI is not up).
+func ParsePrompt(capture string) (PromptBox, bool) {
+	lines := strings.Split(strings.ReplaceAll(capture, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRightFunc(l, unicode.IsSpace)
+	}
+	bottom := -1
+	for i := len(lines) - 1; i >= 0; i-- {
+		if isSeparator(lines[i]) && !strings.HasPrefix(lines[i], " ") {
+			if bottom < 0 {
+				bottom = i
+				continue
+			}
+			if i+1 >= bottom || !strings.HasPrefix(lines[i+1], cursorGlyph) {
+				return PromptBox{}, false
+			}
+			var text []string
+			for k := i + 1; k < bottom; k++ {
+				l := lines[k]
+				if k == i+1 {
+					l = strings.TrimPrefix(l, cursorGlyph)
+				}
+				text = append(text, strings.TrimPrefix(l, "  "))
+			}
+			t := strings.Join(text, "\n")
+			return PromptBox{Text: strings.TrimPrefix(t, " ")}, true
+		}
+	}
+	return PromptBox{}, false
+}
+
+// Holds reports whether the box shows exactly text, as typed or as the
+// placeholder the TUI collapses a long paste into (whose line count must
+// agree).
+func (b PromptBox) Holds(text string) bool {
+	if SameText(b.Text, text) {
+		return true
+	}
+	m := pastedRE.FindStringSubmatch(strings.TrimSpace(b.Text))
+	if m == nil {
+		return false
+	}
+	if m[1] == "" {
+		return true
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n == strings.Count(strings.TrimRight(text, "\n"), "\n")
+}
+
+// Empty reports whether the box holds no text.
+func (b PromptBox) Empty() bool { return strings.TrimSpace(b.Text) == "" }

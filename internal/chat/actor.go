@@ -1,0 +1,196 @@
+package chat
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"lab/internal/claude"
+	"lab/internal/conv"
+	"lab/internal/tmux"
+)
+
+// Pane is one run's tmux pane as the actor drives it: one named key per
+// call, bracketed pastes, and plain-text captures.
+type Pane interface {
+	SendKey(ctx context.Context, key string) error
+	Paste(ctx context.Context, text string) error
+	Capture(ctx context.Context) (string, error)
+}
+
+// TmuxPane binds a Pane to a target (a session name or pane id) on lab's
+// tmux server.
+type TmuxPane struct {
+	Server *tmux.Server
+	Target string
+}
+
+func (p TmuxPane) SendKey(ctx context.Context, key string) error {
+	return p.Server.SendKey(ctx, p.Target, key)
+}
+
+func (p TmuxPane) Paste(ctx context.Context, text string) error {
+	return p.Server.Paste(ctx, p.Target, text)
+}
+
+func (p TmuxPane) Capture(ctx context.Context) (string, error) {
+	return p.Server.Capture(ctx, p.Target)
+}
+
+// DefaultKeyDelay is the pause after each key or paste. Chosen from the
+// pacing measurements in docs/benchmarks-answers.md: the smallest delay
+// at which the full shape matrix ran without a failure, with headroom.
+const DefaultKeyDelay = 50 * time.Millisecond
+
+// ActorOptions tune an Actor. The zero value is usable.
+type ActorOptions struct {
+	// KeyDelay is the pause after each key or paste (DefaultKeyDelay).
+	KeyDelay time.Duration
+	// CheckTimeout is how long a checkpoint polls the pane for the
+	// expected screen before giving up (3s). It also bounds how long an
+	// answer waits for the picker to appear at all.
+	CheckTimeout time.Duration
+	// CheckPoll is the pause between pane captures while polling (20ms).
+	CheckPoll time.Duration
+	// SettleTimeout is how long an answer, after its committing key,
+	// waits for the dialog to show resolved before releasing the run
+	// (10s). A timeout is logged, not returned: the key was sent.
+	SettleTimeout time.Duration
+	// MaxReply caps a reply's size in bytes (DefaultMaxReply).
+	MaxReply int
+	// Intend computes the outcome an answer should record, for the
+	// desync warning (claude.IntendedOutcome).
+	Intend func(d *conv.Dialog, a conv.Answer) *conv.Outcome
+	// Logger receives one line per action (slog.Default()).
+	Logger *slog.Logger
+}
+
+func (o *ActorOptions) fill() {
+	if o.KeyDelay <= 0 {
+		o.KeyDelay = DefaultKeyDelay
+	}
+	if o.CheckTimeout <= 0 {
+		o.CheckTimeout = 3 * time.Second
+	}
+	if o.CheckPoll <= 0 {
+		o.CheckPoll = 20 * time.Millisecond
+	}
+	if o.SettleTimeout <= 0 {
+		o.SettleTimeout = 10 * time.Second
+	}
+	if o.MaxReply <= 0 {
+		o.MaxReply = DefaultMaxReply
+	}
+	if o.Intend == nil {
+		o.Intend = claude.IntendedOutcome
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+}
+
+// Actor takes actions on one run: answers, replies and interrupts. All of
+// them hold the run's lock for their whole duration, so two actions never
+// interleave keys in the same pane, and an answer re-reads the pending
+// dialog under the lock, after any earlier answer settled.
+type Actor struct {
+	pane    Pane
+	geom    claude.PlanGeometry
+	pending func(ctx context.Context) (*conv.Dialog, error)
+	intents *Intents
+	opts    ActorOptions
+	log     *slog.Logger
+
+	lock chan struct{} // a mutex that a waiting caller can give up on
+
+	// answered are the tool_ids lab committed an answer for, newest
+	// last: a second answer for one of them is a conflict even before
+	// the transcript shows the resolution.
+	answered []string
+}
+
+// answeredMax bounds Actor.answered.
+const answeredMax = 64
+
+// NewActor returns the actor of a run whose pane is p and whose CLI
+// reports cliVersion (it picks the plan picker geometry). pending returns
+// the run's current pending dialog, freshly read, or nil; intents (may be
+// nil) receives what each answer means to record.
+func NewActor(p Pane, cliVersion string, pending func(ctx context.Context) (*conv.Dialog, error), intents *Intents, opts ActorOptions) *Actor {
+	opts.fill()
+	return &Actor{
+		pane:    p,
+		geom:    claude.PlanPicker(cliVersion),
+		pending: pending,
+		intents: intents,
+		opts:    opts,
+		log:     opts.Logger,
+		lock:    make(chan struct{}, 1),
+	}
+}
+
+// PlanGeometry returns the plan picker geometry the actor answers plans
+// with (to fill conv.Dialog.PlanRows for clients).
+func (a *Actor) PlanGeometry() claude.PlanGeometry { return a.geom }
+
+// acquire takes the run's lock, or gives up when ctx ends.
+func (a *Actor) acquire(ctx context.Context) error {
+	select {
+	case a.lock <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return conv.Wrap(conv.EUnavailable, ctx.Err(), "another action on this run is still in progress")
+	}
+}
+
+func (a *Actor) release() { <-a.lock }
+
+// pause waits d or until ctx ends.
+func pause(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// poll captures the pane until ok accepts it or CheckTimeout passes, and
+// returns ok's last complaint.
+func (a *Actor) poll(ctx context.Context, ok func(capture string) error) error {
+	deadline := time.Now().Add(a.opts.CheckTimeout)
+	for {
+		capture, err := a.pane.Capture(ctx)
+		if err != nil {
+			return conv.Wrap(conv.EUnavailable, err, "cannot read the run's pane")
+		}
+		last := ok(capture)
+		if last == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return last
+		}
+		if err := pause(ctx, a.opts.CheckPoll); err != nil {
+			return err
+		}
+	}
+}
+
+func (a *Actor) wasAnswered(toolID string) bool {
+	for _, id := range a.answered {
+		if id == toolID {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *Actor) markAnswered(toolID string) {
+	a.answered = append(a.answered, toolID)
+	if len(a.answered) > answeredMax {
+		a.answered = a.answered[len(a.answered)-answeredMax:]
+	}
+}
