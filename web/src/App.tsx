@@ -21,7 +21,7 @@ export function App() {
   async function check() {
     try {
       const s = await api.authStatus();
-      if (s.setup_required) setAuth("setup");
+      if (s.setup_needed || s.setup_required) setAuth("setup");
       else if (!s.logged_in) setAuth("login");
       else {
         setAuth("in");

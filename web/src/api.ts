@@ -113,11 +113,11 @@ export interface Session {
   run_id?: string;
 }
 
-/** GET /sessions. total and next_offset are optional: the server may page. */
+/** GET /sessions (httpapi.SessionList): one page, newest first. */
 export interface SessionList {
-  sessions: Session[];
+  sessions: Session[] | null;
   total?: number;
-  next_offset?: number;
+  has_more?: boolean;
 }
 
 export interface QuestionAnswer {
@@ -133,9 +133,13 @@ export interface Answer {
   feedback?: string;
 }
 
+/** GET /auth/status (httpapi.AuthStatus); login and setup answer it too. */
 export interface AuthStatus {
-  setup_required: boolean;
+  setup_needed?: boolean;
+  /** An earlier draft's name for setup_needed; either is honoured. */
+  setup_required?: boolean;
   logged_in: boolean;
+  via?: string;
   csrf_token?: string;
 }
 
@@ -231,10 +235,14 @@ export const api = {
     if (s.csrf_token) setCSRF(s.csrf_token);
     return s;
   },
-  setup: (setup_token: string, password: string) =>
-    call<{ csrf_token?: string }>("POST", "/auth/setup", { setup_token, password }),
+  /** setup sets the first password with the one-time token; the server logs in too. */
+  setup: async (setup_token: string, password: string): Promise<AuthStatus> => {
+    const r = await call<AuthStatus>("POST", "/auth/setup", { setup_token, password });
+    if (r?.csrf_token) setCSRF(r.csrf_token);
+    return r;
+  },
   login: async (password: string): Promise<void> => {
-    const r = await call<{ csrf_token?: string }>("POST", "/auth/login", { password });
+    const r = await call<AuthStatus>("POST", "/auth/login", { password });
     setCSRF(r?.csrf_token);
   },
   logout: async (): Promise<void> => {

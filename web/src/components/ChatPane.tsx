@@ -4,7 +4,7 @@
 // and pages older windows in on scroll-up without moving what the reader
 // looks at.
 
-import { createEffect, createMemo, createSignal, For, on, onMount, Show } from "solid-js";
+import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
 import type { Answer } from "../api";
 import { cardToolId, ItemCache, placeItems } from "../lib/placement";
 import { afterContent, afterUserScroll, atBottom, initialScroll, shouldLoadOlder, type Action } from "../lib/scroll";
@@ -22,6 +22,7 @@ export interface PaneProps {
 
 export function ChatPane(props: PaneProps) {
   let pane!: HTMLDivElement;
+  let inner!: HTMLDivElement;
   const cache = new ItemCache();
   let scroll = initialScroll();
   let programmatic = 0;
@@ -65,6 +66,16 @@ export function ChatPane(props: PaneProps) {
   );
 
   onMount(() => {
+    // Rows settle their height after they render (markdown, fonts, rows
+    // the browser skipped with content-visibility), so a follower is kept
+    // pinned to its target whenever the content's size changes.
+    const ro = new ResizeObserver(() => {
+      if (!scroll.following) return restoreAnchor();
+      if (scroll.target === "card") scrollToCard();
+      else setScrollTop(pane.scrollHeight);
+    });
+    ro.observe(inner);
+    onCleanup(() => ro.disconnect());
     props.bindShowCard?.(() => {
       scrollToCard();
       scroll = { ...scroll, following: true, target: "card" };
@@ -72,24 +83,39 @@ export function ChatPane(props: PaneProps) {
     });
   });
 
-  /** anchor finds the first message row visible at the top of the pane. */
-  function anchor(): { el: Element; top: number } | null {
-    const top = pane.getBoundingClientRect().top;
-    for (const el of pane.querySelectorAll("[data-seq],[data-card]")) {
-      const r = el.getBoundingClientRect();
-      if (r.bottom > top) return { el, top: r.top };
+  /**
+   * The reader's anchor: the row at the top edge of the pane and its offset.
+   * The pane keeps it in place itself (native scroll anchoring is off, as
+   * Safari lacks it): whenever content changes size while the reader is
+   * not following, the drift of this row is scrolled away before paint.
+   */
+  let anchorRec: { el: Element; top: number } | null = null;
+
+  function rowAtTop(): Element | null {
+    const r = pane.getBoundingClientRect();
+    const x = r.left + Math.min(r.width / 2, 200);
+    for (const dy of [2, 24, 64]) {
+      const hit = document.elementFromPoint(x, r.top + dy)?.closest("[data-seq],[data-card-row]");
+      if (hit && pane.contains(hit)) return hit;
     }
-    return null;
+    return pane.querySelector("[data-seq],[data-card-row]");
+  }
+
+  function recordAnchor() {
+    const el = rowAtTop();
+    anchorRec = el ? { el, top: el.getBoundingClientRect().top } : null;
+  }
+
+  function restoreAnchor() {
+    if (!anchorRec || !anchorRec.el.isConnected) return recordAnchor();
+    const drift = anchorRec.el.getBoundingClientRect().top - anchorRec.top;
+    if (Math.abs(drift) >= 1) setScrollTop(pane.scrollTop + drift);
   }
 
   async function loadOlder() {
-    const before = anchor();
+    recordAnchor();
     const ok = await props.conv.loadOlder();
-    if (!ok || !before || !before.el.isConnected) return;
-    // Keep the row the reader was looking at where it was, whether or not
-    // the browser's own scroll anchoring already did.
-    const shift = before.el.getBoundingClientRect().top - before.top;
-    if (Math.abs(shift) >= 1) setScrollTop(pane.scrollTop + shift);
+    if (ok && !scroll.following) restoreAnchor();
   }
 
   /** fillIfShort pages back while the pane cannot scroll yet. */
@@ -100,6 +126,7 @@ export function ChatPane(props: PaneProps) {
 
   function onScroll() {
     if (programmatic > 0) return;
+    recordAnchor();
     const bottom = atBottom(pane.scrollTop, pane.clientHeight, pane.scrollHeight);
     scroll = afterUserScroll(scroll, bottom);
     setFollowing(scroll.following);
@@ -121,7 +148,7 @@ export function ChatPane(props: PaneProps) {
   return (
     <div class="chat-wrap">
       <div class="chat" ref={pane} onScroll={onScroll} data-testid="chat">
-        <div class="chat-inner">
+        <div class="chat-inner" ref={inner}>
           <Show when={props.conv.win().hasMoreBefore}>
             <div class="older muted small">{props.conv.loadingOlder() ? "Loading older messages…" : "Scroll up for older messages"}</div>
           </Show>

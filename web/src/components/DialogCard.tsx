@@ -97,10 +97,10 @@ function PlanCard(props: CardProps) {
       <div class="card-head">Plan ready for review</div>
       <Markdown text={props.d.plan ?? ""} class="plan" />
       <div class="options">
-        <For each={rows().filter((r) => r.role !== "feedback")}>
+        <For each={rows().filter((r) => r.role === "approve")}>
           {(r) => (
             <button
-              class={`opt${r.role === "approve" ? " approve" : ""}`}
+              class="opt approve"
               disabled={sending()}
               onClick={() => send(() => planApprove(props.d, r.index))}
               data-row={r.index}

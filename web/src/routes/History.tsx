@@ -24,8 +24,7 @@ export function History() {
       if (gen !== generation) return; // a newer search superseded this one
       const got = r.sessions ?? [];
       setItems(offset === 0 ? got : [...(items() ?? []), ...got]);
-      const more = r.next_offset ?? (got.length === pageSize ? offset + got.length : undefined);
-      setNext(more && more > offset ? more : undefined);
+      setNext(r.has_more && got.length > 0 ? offset + got.length : undefined);
       setError("");
     } catch (e) {
       if (gen === generation) setError(e instanceof Error ? e.message : String(e));

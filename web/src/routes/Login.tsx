@@ -20,8 +20,10 @@ export function Login(props: { setup: boolean; onDone: () => void }) {
     }
     setBusy(true);
     try {
-      if (props.setup) await api.setup(token().trim(), password());
-      await api.login(password());
+      if (props.setup) {
+        const st = await api.setup(token().trim(), password());
+        if (!st?.logged_in) await api.login(password());
+      } else await api.login(password());
       props.onDone();
     } catch (err) {
       setError(err instanceof ApiError && err.status === 401 ? "Wrong password." : err instanceof Error ? err.message : String(err));

@@ -1,0 +1,267 @@
+// Browser tests of the web app against the scripted mock API: the client
+// decisions of the seed, exercised in real Chromium, independent of CLI
+// timing. Needs `npm run build` first (the suite serves dist/).
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { after, before, describe, test } from "node:test";
+import { launch, watch } from "./lib/browser.mjs";
+import { startMock } from "./mock/server.mjs";
+import { login, poll } from "./lib/util.mjs";
+
+const dist = new URL("../dist/", import.meta.url).pathname;
+let mock, browser, page, seen;
+
+before(async () => {
+  assert.ok(existsSync(dist + "index.html"), "web/dist is missing: run `npm run build` first");
+  mock = await startMock({ dist });
+  browser = await launch();
+  page = await browser.page();
+  seen = watch(page);
+  await login(page, mock.url, "mock");
+});
+after(async () => {
+  await browser?.close();
+  await mock?.close();
+});
+
+const chat = () => page.locator('[data-testid="chat"]');
+const open = async (path) => {
+  await mock.control("reset");
+  await page.goto(mock.url + path);
+  await chat().locator("[data-seq]").first().waitFor();
+};
+const scrollTop = () => chat().evaluate((el) => el.scrollTop);
+const cardTopInPane = () =>
+  page.evaluate(() => {
+    const pane = document.querySelector('[data-testid="chat"]');
+    const card = pane.querySelector("[data-card]");
+    return card.getBoundingClientRect().top - pane.getBoundingClientRect().top;
+  });
+
+describe("runs list", () => {
+  test("shows state badges and puts runs that need you first", async () => {
+    await mock.control("reset");
+    await page.goto(mock.url + "/");
+    await page.locator("[data-run]").first().waitFor();
+    const first = await page.locator("[data-run]").first().getAttribute("class");
+    assert.match(first, /needs-you/);
+    const states = await page.locator("[data-run] [data-state]").evaluateAll((els) => els.map((e) => e.dataset.state));
+    assert.ok(states.includes("working") && states.includes("question") && states.includes("ended"), `states: ${states}`);
+    assert.match(await page.locator(".bar-sub").innerText(), /need/);
+  });
+});
+
+describe("chat placement", () => {
+  test("the pending card sits at its dialog message's position, once", async () => {
+    await open("/runs/r-single");
+    await page.locator("[data-card]").waitFor();
+    const order = await chat().locator("[data-seq], [data-card]").evaluateAll((els) => els.map((e) => e.dataset.card ? "card" : e.dataset.seq));
+    assert.deepEqual(order, ["1", "2", "3", "4", "card"]);
+    assert.equal(await page.locator('[data-tool-id="tu_single"]').count(), 0, "stream copy of the pending dialog rendered too");
+    assert.equal(await page.locator('[data-composer="waiting"]').count(), 1, "composer did not collapse to the waiting note");
+    assert.equal(await page.locator('textarea[name="reply"]').count(), 0);
+  });
+
+  test("a pending dialog missing from the stream is appended", async () => {
+    await open("/runs/r-multi");
+    await page.locator("[data-card]").waitFor();
+    const last = await chat().locator("[data-seq], [data-card]").last().getAttribute("data-card");
+    assert.equal(last, "tu_multi");
+  });
+
+  test("state question without a dialog shows the locked note", async () => {
+    await open("/runs/r-locked");
+    await page.locator('[data-composer="locked"]').waitFor();
+    assert.match(await page.locator('[data-composer="locked"]').innerText(), /terminal/);
+    assert.equal(await page.locator('[data-action="interrupt"]').count(), 1);
+  });
+
+  test("tool chips expand to text output, errors styled", async () => {
+    await open("/runs/r-work");
+    const chip = page.locator(".chip-tool.s-error");
+    await chip.locator("summary").click();
+    assert.match(await chip.locator("pre").innerText(), /FAIL lab\/internal\/x/);
+    assert.equal(await page.locator('[data-action="interrupt"]').count(), 1, "Interrupt while working");
+  });
+});
+
+describe("answering", () => {
+  test("single-select: one tap sends, the summary replaces the card, the composer returns", async () => {
+    await open("/runs/r-single");
+    await page.locator('[data-card] [data-option="0"]').click();
+    await page.locator('[data-tool-id="tu_single"]').waitFor();
+    assert.deepEqual((await mock.control("answers")).at(-1), { tool_id: "tu_single", answers: [{ chosen: [0] }] });
+    assert.match(await page.locator('[data-tool-id="tu_single"]').innerText(), /Which database should we use\?\s*→\s*SQLite/);
+    assert.equal(await page.locator("[data-card]").count(), 0);
+    await page.locator('textarea[name="reply"]').waitFor();
+  });
+
+  test("single-select Other: free text as typed", async () => {
+    await open("/runs/r-single");
+    await page.locator('[data-card] [data-option="other"]').click();
+    await page.locator("[data-card] textarea").fill("DuckDB, embedded");
+    await page.locator("[data-card]").getByRole("button", { name: "Send" }).click();
+    await page.locator('[data-tool-id="tu_single"]').waitFor();
+    assert.deepEqual((await mock.control("answers")).at(-1), { tool_id: "tu_single", answers: [{ chosen: [], other_text: "DuckDB, embedded" }] });
+    assert.match(await page.locator('[data-tool-id="tu_single"] .typed').innerText(), /DuckDB, embedded/);
+  });
+
+  test("multi-select: checkboxes in toggle order plus Other, then submit", async () => {
+    await open("/runs/r-multi");
+    const card = page.locator("[data-card]");
+    await card.locator('[data-option="2"]').click();
+    await card.locator('[data-option="0"]').click();
+    await card.locator('input[type="text"]').fill("no anchovies");
+    await card.getByRole("button", { name: "Submit" }).click();
+    await page.locator('[data-tool-id="tu_multi"]').waitFor();
+    assert.deepEqual((await mock.control("answers")).at(-1), { tool_id: "tu_multi", answers: [{ chosen: [2, 0], other_text: "no anchovies" }] });
+    assert.match(await page.locator('[data-tool-id="tu_multi"]').innerText(), /Mushrooms, Cheese, no anchovies/);
+  });
+
+  test("multi-question form: one step per question, review, submit", async () => {
+    await open("/runs/r-form");
+    const card = page.locator("[data-card]");
+    await card.locator('[data-option="1"]').click(); // Blue, advances
+    await card.locator('[data-option="0"]').click(); // S
+    await card.locator('[data-option="2"]').click(); // L
+    await card.getByRole("button", { name: "Next" }).click();
+    await card.locator('[data-option="other"]').click();
+    await card.locator("textarea").fill("by Friday");
+    await card.getByRole("button", { name: "Next" }).click();
+    await card.locator(".review").waitFor();
+    assert.match(await card.locator(".review").innerText(), /Blue[\s\S]*S, L[\s\S]*by Friday/);
+    await card.getByRole("button", { name: "Submit answers" }).click();
+    await page.locator('[data-tool-id="tu_form"]').waitFor();
+    assert.deepEqual((await mock.control("answers")).at(-1), {
+      tool_id: "tu_form",
+      answers: [{ chosen: [1] }, { chosen: [0, 2] }, { chosen: [], other_text: "by Friday" }],
+    });
+    assert.equal(await page.locator('[data-tool-id="tu_form"] .qa').count(), 3, "one summary line per question");
+  });
+
+  test("plan: rendered in full, approve through a row", async () => {
+    await open("/runs/r-plan");
+    const card = page.locator("[data-card]");
+    assert.match(await card.locator(".plan").innerText(), /Step 14[\s\S]*Risks[\s\S]*func Search/);
+    await card.locator('[data-row="1"]').click();
+    await page.locator('[data-tool-id="tu_plan"] .marker.approved').waitFor();
+    assert.deepEqual((await mock.control("answers")).at(-1), { tool_id: "tu_plan", option: 1 });
+    assert.match(await page.locator('[data-tool-id="tu_plan"] .plan').innerText(), /Step 14/, "answered plan not in full");
+  });
+
+  test("plan: reject with feedback", async () => {
+    await open("/runs/r-plan");
+    const card = page.locator("[data-card]");
+    await card.locator("textarea").fill("Split step 3 in two.");
+    await card.getByRole("button", { name: "Reject with feedback" }).click();
+    await page.locator('[data-tool-id="tu_plan"] .marker.rejected').waitFor();
+    assert.deepEqual((await mock.control("answers")).at(-1), { tool_id: "tu_plan", option: 2, feedback: "Split step 3 in two." });
+    assert.match(await page.locator('[data-tool-id="tu_plan"] .marker.rejected').innerText(), /Split step 3 in two\./);
+  });
+
+  test("disabled while sending; a 409 says the question changed", async () => {
+    await open("/runs/r-single");
+    await mock.control("answerDelay", { ms: 600 });
+    await mock.control("conflictNext");
+    await page.locator('[data-card] [data-option="1"]').click();
+    assert.equal(await page.locator('[data-card] [data-option="2"]').isDisabled(), true, "options enabled while sending");
+    await page.getByText("This question changed").waitFor();
+    await poll(async () => !(await page.locator('[data-card] [data-option="2"]').isDisabled()), { what: "card re-enabled" });
+  });
+});
+
+describe("scrolling", () => {
+  test("a new tool_id moves a following reader to the card's top", async () => {
+    await open("/runs/r-long");
+    await poll(async () => (await chat().evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)) < 50, { what: "at bottom" });
+    await mock.control("ask", { run: "r-long", shape: "plan", id: "tu_new" });
+    await page.locator('[data-card="tu_new"]').waitFor();
+    await poll(async () => Math.abs(await cardTopInPane()) < 20, { what: "card top at the pane top" });
+  });
+
+  test("a reader scrolled up is never moved", async () => {
+    await open("/runs/r-long");
+    await poll(async () => (await chat().evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)) < 50, { what: "at bottom" });
+    await chat().evaluate((el) => el.scrollBy(0, -1500));
+    await page.waitForTimeout(200);
+    const anchorBefore = await page.evaluate(() => {
+      const pane = document.querySelector('[data-testid="chat"]');
+      const top = pane.getBoundingClientRect().top;
+      const el = [...pane.querySelectorAll("[data-seq]")].find((e) => e.getBoundingClientRect().bottom > top);
+      return { seq: el.dataset.seq, y: el.getBoundingClientRect().top };
+    });
+    await mock.control("append", { run: "r-long", n: 5 });
+    await mock.control("ask", { run: "r-long", shape: "single", id: "tu_up" });
+    await page.locator('[data-card="tu_up"]').waitFor();
+    await page.waitForTimeout(300);
+    const anchorAfter = await page.evaluate((seq) => {
+      const el = document.querySelector(`[data-testid="chat"] [data-seq="${seq}"]`);
+      return el.getBoundingClientRect().top;
+    }, anchorBefore.seq);
+    assert.ok(Math.abs(anchorAfter - anchorBefore.y) < 2, `reader moved by ${anchorAfter - anchorBefore.y}px`);
+  });
+
+  test("a seen tool_id does not move the reader", async () => {
+    await open("/runs/r-single");
+    await page.locator("[data-card]").waitFor();
+    await chat().evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.waitForTimeout(100);
+    const y = await scrollTop();
+    await mock.control("append", { run: "r-single", n: 0 });
+    await page.waitForTimeout(400);
+    assert.equal(await scrollTop(), y);
+  });
+
+  test("scroll-up pages older windows in without jumping", async () => {
+    await open("/runs/r-long");
+    const firstSeq = async () => Number(await chat().locator("[data-seq]").first().getAttribute("data-seq"));
+    const start = await firstSeq();
+    assert.equal(start, 9901, "latest window of 100");
+    const seqAtTop = async () =>
+      page.evaluate(() => {
+        const pane = document.querySelector('[data-testid="chat"]');
+        const top = pane.getBoundingClientRect().top;
+        const el = [...pane.querySelectorAll("[data-seq]")].find((e) => e.getBoundingClientRect().bottom > top + 1);
+        return { seq: el.dataset.seq, y: el.getBoundingClientRect().top - top };
+      });
+    await chat().evaluate((el) => el.scrollTo(0, 300));
+    const a = await seqAtTop();
+    await poll(async () => (await firstSeq()) < start, { what: "older window" });
+    await page.waitForTimeout(150);
+    const b = await page.evaluate((seq) => {
+      const pane = document.querySelector('[data-testid="chat"]');
+      return pane.querySelector(`[data-seq="${seq}"]`).getBoundingClientRect().top - pane.getBoundingClientRect().top;
+    }, a.seq);
+    assert.ok(Math.abs(b - a.y) < 4, `row ${a.seq} jumped from ${a.y} to ${b}`);
+  });
+});
+
+describe("history and safety", () => {
+  test("history search opens a read-only chat with answered summaries", async () => {
+    await mock.control("reset");
+    await page.goto(mock.url + "/history");
+    await page.locator('input[name="q"]').fill("storage");
+    await poll(async () => (await page.locator("[data-session]").count()) === 1, { what: "filtered list" });
+    await page.locator('[data-session="s-plain"]').click();
+    await page.locator('[data-tool-id="tu_old"]').waitFor();
+    assert.match(await page.locator('[data-tool-id="tu_old"]').innerText(), /→\s*SQLite/);
+    assert.match(await page.locator('[data-tool-id="tu_old2"]').innerText(), /dismissed/);
+    assert.equal(await page.locator('textarea[name="reply"]').count(), 0);
+    assert.equal(await page.locator('[data-composer="readonly"]').count(), 1);
+  });
+
+  test("script payloads in text, tool output and notes stay inert", async () => {
+    await mock.control("reset");
+    await page.goto(mock.url + "/history");
+    await page.locator('[data-session="s-xss"]').click();
+    await chat().locator('[data-seq="5"]').waitFor();
+    await page.locator(".chip-tool summary").click();
+    await page.locator(".thinking summary").click();
+    await page.locator(".msg.note").hover();
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => window.__xss ?? null), null, "a payload ran");
+    assert.equal(await chat().locator("script, img, iframe, svg").count(), 0, "a dangerous element was created");
+    assert.match(await page.locator(".chip-tool pre").innerText(), /<script>window.__xss=1<\/script>/, "tool output not shown as text");
+    assert.deepEqual(seen.dialogs, []);
+  });
+});
