@@ -29,7 +29,8 @@ type Argon2Params struct {
 
 // DefaultArgon2Params follow RFC 9106's second recommended option (t=3,
 // 64 MiB, p=4): about 0.12 s per hash on a small two-core machine, and
-// login attempts are rate-limited on top.
+// login attempts are rate-limited on top. Tests of other packages may
+// lower it to keep hashing cheap.
 var DefaultArgon2Params = Argon2Params{Time: 3, MemoryKiB: 64 * 1024, Threads: 4, SaltLen: 16, KeyLen: 32}
 
 // Password length limits. The upper bound only keeps hashing cheap to

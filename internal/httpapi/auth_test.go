@@ -1,0 +1,422 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"lab/internal/conv"
+	"lab/internal/store"
+)
+
+// routeCase is one authed route with a request that succeeds given valid
+// credentials against the fixture below.
+type routeCase struct {
+	pattern            string
+	method, path, body string
+	ok                 int // status with valid credentials; 0: a stream, checked in sse_test.go
+}
+
+// fixture creates runs r1 (idle), r2 (asking a question, tool toolu_1),
+// r3 (to be stopped) and history session s1, and returns every authed
+// route. Cases run in order; logout comes last.
+func fixture(t *testing.T, h *harness) []routeCase {
+	t.Helper()
+	cwd := t.TempDir()
+	ctx := context.Background()
+	for range 3 {
+		if _, err := h.runs.Start(ctx, conv.StartRequest{Cwd: cwd}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.runs.ask("r2", conv.Dialog{ToolID: "toolu_1", Kind: conv.DialogQuestion, Answerable: true,
+		Questions: []conv.Question{{Question: "Which?", Options: []conv.Option{{Label: "A"}, {Label: "B"}}}}})
+	if err := os.WriteFile(filepath.Join(h.sessions.dir, "s1.jsonl"), []byte("hello\nworld\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return []routeCase{
+		{"GET /api/v1/runs", "GET", "/api/v1/runs", "", 200},
+		{"POST /api/v1/runs", "POST", "/api/v1/runs", `{"cwd":"` + cwd + `","prompt":"go"}`, 201},
+		{"POST /api/v1/runs/{id}/stop", "POST", "/api/v1/runs/r3/stop", "", 204},
+		{"GET /api/v1/runs/{id}/messages", "GET", "/api/v1/runs/r1/messages?limit=10", "", 200},
+		{"POST /api/v1/runs/{id}/reply", "POST", "/api/v1/runs/r1/reply", `{"text":"carry on"}`, 204},
+		{"POST /api/v1/runs/{id}/interrupt", "POST", "/api/v1/runs/r1/interrupt", "", 204},
+		{"POST /api/v1/runs/{id}/answer", "POST", "/api/v1/runs/r2/answer", `{"tool_id":"toolu_1","answers":[{"chosen":[1]}]}`, 204},
+		{"GET /api/v1/sessions", "GET", "/api/v1/sessions?q=hello", "", 200},
+		{"GET /api/v1/sessions/{id}/messages", "GET", "/api/v1/sessions/s1/messages", "", 200},
+		{"GET /api/v1/events", "GET", "/api/v1/events", "", 0},
+		{"POST /api/v1/auth/logout", "POST", "/api/v1/auth/logout", "", 204},
+	}
+}
+
+func TestRouteTableCoversEveryAuthedRoute(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	var want, got []string
+	for _, rt := range h.srv.authedRoutes() {
+		want = append(want, rt.pattern)
+	}
+	for _, c := range fixture(t, h) {
+		got = append(got, c.pattern)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("test table covers %v; server has %v", got, want)
+	}
+}
+
+func TestEveryAuthedRouteNeedsCredentials(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	cases := fixture(t, h)
+	for _, c := range cases {
+		for _, cred := range []struct {
+			name string
+			r    rq
+		}{
+			{"none", rq{}},
+			{"unknown bearer", rq{bearer: "lab_nope"}},
+			{"basic auth", rq{header: map[string]string{"Authorization": "Basic b3A6cHc="}}},
+			{"unknown cookie", rq{cookie: "forged", csrf: "x"}},
+		} {
+			t.Run(c.pattern+"/"+cred.name, func(t *testing.T) {
+				r := cred.r
+				r.method, r.path, r.body = c.method, c.path, c.body
+				got := h.do(r)
+				if got.status != http.StatusUnauthorized {
+					t.Fatalf("got %d %s; want 401", got.status, got.body)
+				}
+				got.errMsg(t)
+				if cred.name == "unknown cookie" && (got.cookie == nil || got.cookie.MaxAge >= 0) {
+					t.Fatalf("got Set-Cookie %v; want the dead cookie cleared", got.cookie)
+				}
+			})
+		}
+	}
+	// Nothing leaked through: every action still succeeds afterwards.
+	cookie, csrf := h.login()
+	for _, c := range cases {
+		if c.ok == 0 {
+			continue
+		}
+		got := h.do(rq{method: c.method, path: c.path, body: c.body, cookie: cookie, csrf: csrf})
+		if got.status != c.ok {
+			t.Errorf("%s after the 401s: got %d %s; want %d", c.pattern, got.status, got.body, c.ok)
+		}
+	}
+}
+
+func TestOpenRoutesNeedNoCredentials(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	for _, path := range []string{"/healthz", "/readyz", "/metrics", "/api/v1/auth/status"} {
+		if got := h.do(rq{method: "GET", path: path}); got.status != http.StatusOK {
+			t.Errorf("GET %s: got %d %s; want 200", path, got.status, got.body)
+		}
+	}
+}
+
+func TestCookieWritesNeedCSRFProof(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	cases := fixture(t, h)
+	cookie, csrf := h.login()
+	same := h.ts.URL // the Origin a browser on this page sends
+	for _, c := range cases {
+		if c.method == "GET" {
+			continue
+		}
+		for _, bad := range []struct {
+			name string
+			r    rq
+		}{
+			{"no token", rq{cookie: cookie}},
+			{"no token, same origin", rq{cookie: cookie, origin: same}},
+			{"wrong token", rq{cookie: cookie, csrf: csrf + "x"}},
+			{"token of another session", rq{cookie: cookie, csrf: "AAAA" + csrf[4:]}},
+			{"foreign origin", rq{cookie: cookie, csrf: csrf, origin: "https://evil.example"}},
+			{"null origin", rq{cookie: cookie, csrf: csrf, origin: "null"}},
+			{"cross-site fetch", rq{cookie: cookie, csrf: csrf, header: map[string]string{"Sec-Fetch-Site": "cross-site"}}},
+		} {
+			t.Run(c.pattern+"/"+bad.name, func(t *testing.T) {
+				r := bad.r
+				r.method, r.path, r.body = c.method, c.path, c.body
+				got := h.do(r)
+				if got.status != http.StatusForbidden {
+					t.Fatalf("got %d %s; want 403", got.status, got.body)
+				}
+				got.errMsg(t)
+			})
+		}
+	}
+	// With both proofs every write passes, and none of the refused
+	// attempts above had an effect (stop and answer would now be 409).
+	for _, c := range cases {
+		if c.ok == 0 {
+			continue
+		}
+		r := rq{method: c.method, path: c.path, body: c.body, cookie: cookie}
+		if c.method != "GET" {
+			r.csrf, r.origin = csrf, same
+			r.header = map[string]string{"Sec-Fetch-Site": "same-origin"}
+		}
+		if got := h.do(r); got.status != c.ok {
+			t.Errorf("%s with CSRF proof: got %d %s; want %d", c.pattern, got.status, got.body, c.ok)
+		}
+	}
+}
+
+func TestDeclaredBaseURLOriginIsTrusted(t *testing.T) {
+	h := newHarness(t, harnessOpt{config: func(c *Config) { c.BaseURL = "https://lab.example.org/" }})
+	fixture(t, h)
+	cookie, csrf := h.login()
+	for _, tc := range []struct {
+		origin string
+		want   int
+	}{
+		{"https://lab.example.org", http.StatusNoContent},
+		{"http://lab.example.org", http.StatusForbidden},
+		{"https://evil.example.org", http.StatusForbidden},
+	} {
+		got := h.do(rq{method: "POST", path: "/api/v1/runs/r1/interrupt", cookie: cookie, csrf: csrf, origin: tc.origin})
+		if got.status != tc.want {
+			t.Errorf("Origin %s: got %d %s; want %d", tc.origin, got.status, got.body, tc.want)
+		}
+	}
+}
+
+func TestBearerTokens(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	cases := fixture(t, h)
+	secret := h.token("script")
+	for _, c := range cases {
+		if c.ok == 0 {
+			continue
+		}
+		// No CSRF header: a bearer token is not sent by browsers on their own.
+		if got := h.do(rq{method: c.method, path: c.path, body: c.body, bearer: secret}); got.status != c.ok {
+			t.Errorf("%s with bearer: got %d %s; want %d", c.pattern, got.status, got.body, c.ok)
+		}
+	}
+	lower := h.do(rq{method: "GET", path: "/api/v1/runs", header: map[string]string{"Authorization": "bearer " + secret}})
+	if lower.status != http.StatusOK {
+		t.Errorf("lower-case scheme: got %d; want 200", lower.status)
+	}
+	st := h.do(rq{method: "GET", path: "/api/v1/auth/status", bearer: secret})
+	var status AuthStatus
+	json.Unmarshal(st.body, &status)
+	if !status.LoggedIn || status.Via != "token" || status.CSRFToken != "" {
+		t.Errorf("status with bearer = %+v; want logged in via token without a CSRF token", status)
+	}
+	if _, err := h.db.RevokeAPIToken(context.Background(), "script"); err != nil {
+		t.Fatal(err)
+	}
+	got := h.do(rq{method: "GET", path: "/api/v1/runs", bearer: secret})
+	if got.status != http.StatusUnauthorized {
+		t.Fatalf("revoked token: got %d; want 401", got.status)
+	}
+	if msg := got.errMsg(t); !strings.Contains(msg, "revoked") {
+		t.Errorf("revoked token message %q; want it to say so", msg)
+	}
+	// A bad Authorization header is not rescued by a good cookie.
+	cookie, _ := h.login()
+	if got := h.do(rq{method: "GET", path: "/api/v1/runs", bearer: secret, cookie: cookie}); got.status != http.StatusUnauthorized {
+		t.Errorf("revoked bearer plus cookie: got %d; want 401", got.status)
+	}
+}
+
+func TestLoginCookieAttributes(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		opt        harnessOpt
+		wantSecure bool
+	}{
+		{"plain http on loopback", harnessOpt{}, false},
+		{"TLS", harnessOpt{tls: true}, true},
+		{"https base URL behind a proxy", harnessOpt{config: func(c *Config) { c.BaseURL = "https://lab.example.org" }}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, tc.opt)
+			got := h.do(rq{method: "POST", path: "/api/v1/auth/login", body: `{"password":"` + testPassword + `"}`})
+			c := got.cookie
+			if got.status != http.StatusOK || c == nil {
+				t.Fatalf("login: got %d %s; want 200 and a cookie", got.status, got.body)
+			}
+			if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || c.Secure != tc.wantSecure {
+				t.Errorf("got cookie HttpOnly=%v SameSite=%v Path=%q Secure=%v; want true Strict / %v",
+					c.HttpOnly, c.SameSite, c.Path, c.Secure, tc.wantSecure)
+			}
+			if c.MaxAge != int(store.SessionTTL.Seconds()) || len(c.Value) < 43 {
+				t.Errorf("got MaxAge %d value %q; want %d and a 32-byte secret", c.MaxAge, c.Value, int(store.SessionTTL.Seconds()))
+			}
+			var login, status AuthStatus
+			json.Unmarshal(got.body, &login)
+			st := h.do(rq{method: "GET", path: "/api/v1/auth/status", cookie: c.Value})
+			json.Unmarshal(st.body, &status)
+			if !status.LoggedIn || status.Via != "session" || status.CSRFToken == "" || status.CSRFToken != login.CSRFToken {
+				t.Errorf("status = %+v after login %+v; want logged in with the same CSRF token", status, login)
+			}
+		})
+	}
+}
+
+func TestLoginFailures(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	for _, tc := range []struct {
+		name, body, origin string
+		want               int
+	}{
+		{"wrong password", `{"password":"guess guess"}`, "", http.StatusUnauthorized},
+		{"empty password", `{"password":""}`, "", http.StatusBadRequest},
+		{"unknown field", `{"password":"x","remember":true}`, "", http.StatusBadRequest},
+		{"foreign origin", `{"password":"` + testPassword + `"}`, "https://evil.example", http.StatusForbidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := h.do(rq{method: "POST", path: "/api/v1/auth/login", body: tc.body, origin: tc.origin})
+			if got.status != tc.want || got.cookie != nil {
+				t.Fatalf("got %d %s cookie %v; want %d and no cookie", got.status, got.body, got.cookie, tc.want)
+			}
+			got.errMsg(t)
+		})
+	}
+	if !strings.Contains(h.logs.String(), "failed login") {
+		t.Errorf("log lacks the failed login; got:\n%s", h.logs.String())
+	}
+}
+
+func TestLogoutInvalidatesSession(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	cookie, csrf := h.login()
+	other, _ := h.login()
+	got := h.do(rq{method: "POST", path: "/api/v1/auth/logout", cookie: cookie, csrf: csrf})
+	if got.status != http.StatusNoContent || got.cookie == nil || got.cookie.MaxAge >= 0 {
+		t.Fatalf("logout: got %d cookie %v; want 204 and the cookie cleared", got.status, got.cookie)
+	}
+	if got := h.do(rq{method: "GET", path: "/api/v1/runs", cookie: cookie}); got.status != http.StatusUnauthorized {
+		t.Errorf("old cookie after logout: got %d; want 401", got.status)
+	}
+	var st AuthStatus
+	json.Unmarshal(h.do(rq{method: "GET", path: "/api/v1/auth/status", cookie: cookie}).body, &st)
+	if st.LoggedIn {
+		t.Errorf("status after logout = %+v; want logged out", st)
+	}
+	if got := h.do(rq{method: "GET", path: "/api/v1/runs", cookie: other}); got.status != http.StatusOK {
+		t.Errorf("another session after logout: got %d; want 200", got.status)
+	}
+}
+
+func TestSessionSlidesAndExpires(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	cookie, _ := h.login()
+	h.clock.Advance(2 * time.Hour)
+	got := h.do(rq{method: "GET", path: "/api/v1/runs", cookie: cookie})
+	if got.status != http.StatusOK || got.cookie == nil || got.cookie.Value != cookie || got.cookie.MaxAge != int(store.SessionTTL.Seconds()) {
+		t.Fatalf("use after 2h: got %d cookie %v; want 200 and the cookie re-sent with a fresh MaxAge", got.status, got.cookie)
+	}
+	h.clock.Advance(store.SessionTTL + time.Second)
+	if got := h.do(rq{method: "GET", path: "/api/v1/runs", cookie: cookie}); got.status != http.StatusUnauthorized {
+		t.Fatalf("use after the TTL idle: got %d; want 401", got.status)
+	}
+}
+
+func TestSetupTokenIsSingleUse(t *testing.T) {
+	h := newHarness(t, harnessOpt{noPassword: true})
+	var st AuthStatus
+	json.Unmarshal(h.do(rq{method: "GET", path: "/api/v1/auth/status"}).body, &st)
+	if !st.SetupNeeded || st.LoggedIn {
+		t.Fatalf("fresh status = %+v; want setup needed, logged out", st)
+	}
+	if got := h.do(rq{method: "POST", path: "/api/v1/auth/login", body: `{"password":"anything at all"}`}); got.status != http.StatusConflict {
+		t.Fatalf("login before setup: got %d %s; want 409", got.status, got.body)
+	}
+	token, err := h.db.CreateSetupToken(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pw = "chosen at setup"
+	body := func(tok, pw string) string { return `{"setup_token":"` + tok + `","password":"` + pw + `"}` }
+	for _, tc := range []struct {
+		name, body string
+		want       int
+	}{
+		{"wrong token", body("nope", pw), http.StatusUnauthorized},
+		{"short password", body(token, "short"), http.StatusBadRequest},
+		{"missing token", `{"password":"` + pw + `"}`, http.StatusBadRequest},
+	} {
+		if got := h.do(rq{method: "POST", path: "/api/v1/auth/setup", body: tc.body}); got.status != tc.want {
+			t.Fatalf("%s: got %d %s; want %d", tc.name, got.status, got.body, tc.want)
+		}
+	}
+	got := h.do(rq{method: "POST", path: "/api/v1/auth/setup", body: body(token, pw)})
+	if got.status != http.StatusOK || got.cookie == nil {
+		t.Fatalf("setup: got %d %s; want 200 and a login cookie", got.status, got.body)
+	}
+	if got := h.do(rq{method: "GET", path: "/api/v1/runs", cookie: got.cookie.Value}); got.status != http.StatusOK {
+		t.Errorf("cookie from setup: got %d; want 200", got.status)
+	}
+	again := h.do(rq{method: "POST", path: "/api/v1/auth/setup", body: body(token, "second try pw")})
+	if again.status != http.StatusConflict || again.cookie != nil {
+		t.Fatalf("second setup with the same token: got %d %s; want 409 and no cookie", again.status, again.body)
+	}
+	json.Unmarshal(h.do(rq{method: "GET", path: "/api/v1/auth/status"}).body, &st)
+	if st.SetupNeeded {
+		t.Errorf("status after setup = %+v; want setup done", st)
+	}
+	if got := h.do(rq{method: "POST", path: "/api/v1/auth/login", body: `{"password":"` + pw + `"}`}); got.status != http.StatusOK {
+		t.Errorf("login with the setup password: got %d; want 200", got.status)
+	}
+}
+
+func TestLoginIsRateLimited(t *testing.T) {
+	h := newHarness(t, harnessOpt{config: func(c *Config) {
+		c.LoginLimit = RateLimit{Burst: 2, Every: time.Minute}
+		c.GlobalLoginLimit = RateLimit{Burst: 100, Every: time.Second}
+	}})
+	login := func(pw string) resp { return h.do(rq{method: "POST", path: "/api/v1/auth/login", body: `{"password":"` + pw + `"}`}) }
+	for i := range 2 {
+		if got := login("guess guess"); got.status != http.StatusUnauthorized {
+			t.Fatalf("attempt %d: got %d; want 401", i+1, got.status)
+		}
+	}
+	got := login(testPassword)
+	if got.status != http.StatusTooManyRequests || got.header.Get("Retry-After") != "60" || got.cookie != nil {
+		t.Fatalf("third attempt: got %d Retry-After %q; want 429, 60 and no login even with the right password",
+			got.status, got.header.Get("Retry-After"))
+	}
+	got.errMsg(t)
+	if got := h.do(rq{method: "POST", path: "/api/v1/auth/setup", body: `{"setup_token":"x","password":"y"}`}); got.status != http.StatusTooManyRequests {
+		t.Fatalf("setup while limited: got %d; want 429", got.status)
+	}
+	h.clock.Advance(time.Minute)
+	if got := login(testPassword); got.status != http.StatusOK {
+		t.Fatalf("after a minute: got %d; want 200", got.status)
+	}
+}
+
+func TestLimiterPerIPAndGlobal(t *testing.T) {
+	clk := &clock{t: time.Unix(1e9, 0)}
+	l := newLimiter(RateLimit{Burst: 2, Every: 10 * time.Second}, RateLimit{Burst: 3, Every: time.Second}, clk.Now)
+	steps := []struct {
+		ip   string
+		ok   bool
+		wait time.Duration
+	}{
+		{"a", true, 0}, {"a", true, 0},
+		{"a", false, 10 * time.Second}, // a's bucket is empty
+		{"b", true, 0},
+		{"c", false, time.Second}, // the global bucket is empty
+	}
+	for i, s := range steps {
+		ok, wait := l.allow(s.ip)
+		if ok != s.ok || wait != s.wait {
+			t.Fatalf("step %d (%s): got %v, %v; want %v, %v", i, s.ip, ok, wait, s.ok, s.wait)
+		}
+	}
+	clk.Advance(time.Second)
+	if ok, _ := l.allow("c"); !ok {
+		t.Fatal("c after the global bucket refilled one: refused; want allowed")
+	}
+}

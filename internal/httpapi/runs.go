@@ -1,0 +1,164 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"lab/internal/conv"
+)
+
+// Runs is what the API needs of the run layer. Errors should be
+// *conv.Error: ENotFound for an unknown run, EInvalid for bad input,
+// EConflict when the run or its dialog changed under the caller (ended,
+// dialog gone, answered elsewhere); anything else is a 500.
+type Runs interface {
+	// List returns every run, newest first.
+	List(ctx context.Context) ([]conv.Run, error)
+	// Start starts a run.
+	Start(ctx context.Context, req conv.StartRequest) (conv.Run, error)
+	// Stop ends a run's process.
+	Stop(ctx context.Context, id string) error
+	// Messages returns a window of the run's chat stream (the latest
+	// window when q has no cursor), with the pending dialog beside it.
+	Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error)
+	// Reply sends text as the operator's next message.
+	Reply(ctx context.Context, id, text string) error
+	// Interrupt stops the agent's current turn.
+	Interrupt(ctx context.Context, id string) error
+	// Answer answers the pending dialog a.ToolID names.
+	Answer(ctx context.Context, id string, a conv.Answer) error
+}
+
+// RunList is the body of GET /api/v1/runs.
+type RunList struct {
+	Runs []conv.Run `json:"runs"`
+}
+
+func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
+	runs, err := s.cfg.Runs.List(r.Context())
+	if err != nil {
+		return err
+	}
+	if runs == nil {
+		runs = []conv.Run{}
+	}
+	writeJSON(w, http.StatusOK, RunList{runs})
+	return nil
+}
+
+func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
+	var req conv.StartRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.Cwd) == "" {
+		return conv.Errorf(conv.EInvalid, "cwd is required")
+	}
+	run, err := s.cfg.Runs.Start(r.Context(), req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, run)
+	return nil
+}
+
+func (s *Server) stopRun(w http.ResponseWriter, r *http.Request) error {
+	if err := s.cfg.Runs.Stop(r.Context(), r.PathValue("id")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) runMessages(w http.ResponseWriter, r *http.Request) error {
+	q, err := windowQuery(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	page, err := s.cfg.Runs.Messages(r.Context(), r.PathValue("id"), q)
+	if err != nil {
+		return err
+	}
+	writePage(w, page)
+	return nil
+}
+
+// writePage serves a window; an empty one has "messages": [], not null.
+func writePage(w http.ResponseWriter, p conv.Page) {
+	if p.Messages == nil {
+		p.Messages = []conv.Message{}
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+type replyRequest struct {
+	Text string `json:"text"`
+}
+
+func (s *Server) reply(w http.ResponseWriter, r *http.Request) error {
+	var req replyRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.Text) == "" {
+		return conv.Errorf(conv.EInvalid, "text is required")
+	}
+	if err := s.cfg.Runs.Reply(r.Context(), r.PathValue("id"), req.Text); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) interrupt(w http.ResponseWriter, r *http.Request) error {
+	if err := s.cfg.Runs.Interrupt(r.Context(), r.PathValue("id")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) answer(w http.ResponseWriter, r *http.Request) error {
+	var a conv.Answer
+	if err := s.decode(w, r, &a); err != nil {
+		return err
+	}
+	if err := checkAnswerShape(a); err != nil {
+		return err
+	}
+	if err := s.cfg.Runs.Answer(r.Context(), r.PathValue("id"), a); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// checkAnswerShape refuses answers no dialog could take. Whether it fits
+// the pending dialog (question count, option range) is the run layer's
+// check, made under its lock.
+func checkAnswerShape(a conv.Answer) error {
+	switch {
+	case a.ToolID == "":
+		return conv.Errorf(conv.EInvalid, "tool_id is required")
+	case len(a.Answers) > 0 && a.Option != nil:
+		return conv.Errorf(conv.EInvalid, "send answers for a question or option for a plan, not both")
+	case len(a.Answers) == 0 && a.Option == nil:
+		return conv.Errorf(conv.EInvalid, "send answers for a question or option for a plan")
+	case a.Option != nil && *a.Option < 0:
+		return conv.Errorf(conv.EInvalid, "option must be non-negative")
+	case a.Option == nil && a.Feedback != "":
+		return conv.Errorf(conv.EInvalid, "feedback goes with a plan option")
+	}
+	for i, qa := range a.Answers {
+		if len(qa.Chosen) == 0 && qa.OtherText == "" {
+			return conv.Errorf(conv.EInvalid, "answers[%d]: choose an option or give other_text", i)
+		}
+		for _, c := range qa.Chosen {
+			if c < 0 {
+				return conv.Errorf(conv.EInvalid, "answers[%d]: option indexes must be non-negative", i)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"lab/internal/conv"
+)
+
+// Sessions is the read-only history of every transcript on the machine.
+// Errors as for Runs: ENotFound for an unknown session id.
+type Sessions interface {
+	// List returns sessions newest first (by mtime), filtered by q.Query
+	// and windowed by q.Offset and q.Limit.
+	List(ctx context.Context, q SessionQuery) (SessionList, error)
+	// Messages returns a window of a session's chat stream.
+	Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error)
+}
+
+// SessionQuery selects a page of the history.
+type SessionQuery struct {
+	Query  string // case-insensitive substring of the title or project path; empty matches all
+	Limit  int    // 1..MaxLimit
+	Offset int    // sessions to skip
+}
+
+// SessionList is one page of the history and the body of GET
+// /api/v1/sessions.
+type SessionList struct {
+	Sessions []conv.Session `json:"sessions"`
+	Total    int            `json:"total"`    // sessions matching the query, over all pages
+	HasMore  bool           `json:"has_more"` // sessions exist past this page
+}
+
+// maxQueryLen bounds the search text; titles are first prompts, so longer
+// needles are not useful.
+const maxQueryLen = 200
+
+func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
+	v := r.URL.Query()
+	q := SessionQuery{Query: strings.TrimSpace(v.Get("q"))}
+	if utf8.RuneCountInString(q.Query) > maxQueryLen {
+		return conv.Errorf(conv.EInvalid, "q: want at most %d characters", maxQueryLen)
+	}
+	var err error
+	if q.Limit, err = limitParam(v); err != nil {
+		return err
+	}
+	if q.Offset, err = intParam(v, "offset", 0, 0); err != nil {
+		return err
+	}
+	list, err := s.cfg.Sessions.List(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	if list.Sessions == nil {
+		list.Sessions = []conv.Session{}
+	}
+	writeJSON(w, http.StatusOK, list)
+	return nil
+}
+
+func (s *Server) sessionMessages(w http.ResponseWriter, r *http.Request) error {
+	q, err := windowQuery(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	page, err := s.cfg.Sessions.Messages(r.Context(), r.PathValue("id"), q)
+	if err != nil {
+		return err
+	}
+	writePage(w, page)
+	return nil
+}

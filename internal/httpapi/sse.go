@@ -1,0 +1,72 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"lab/internal/conv"
+)
+
+var heartbeatFrame = frame(conv.Event{Type: conv.EventHeartbeat})
+
+// events: GET /api/v1/events streams the broker's events as SSE until the
+// client leaves, the subscriber is dropped for lagging, or the server
+// drains. Clients treat every (re)connect as "refetch everything".
+func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
+	sub, ok := s.broker.subscribe()
+	if !ok {
+		return conv.Errorf(conv.EUnavailable, "the server is shutting down")
+	}
+	defer s.broker.unsubscribe(sub)
+
+	rc := http.NewResponseController(w)
+	// The server's WriteTimeout is for ordinary requests; a stream lives
+	// for hours. Each write below moves the deadline instead, so a client
+	// that stopped reading cannot pin this goroutine either. (net/http
+	// already lifts the read deadline once the request is read.)
+	// Whatever ends the stream, the last write stays bounded too.
+	defer rc.SetWriteDeadline(time.Now().Add(s.cfg.SSEWriteTimeout))
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	// The connection carries one stream and is not reused, so no later
+	// request inherits the deadlines set here.
+	h.Set("Connection", "close")
+	w.WriteHeader(http.StatusOK)
+
+	write := func(f []byte) bool {
+		if err := rc.SetWriteDeadline(time.Now().Add(s.cfg.SSEWriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return false
+		}
+		if _, err := w.Write(f); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	// The retry hint also flushes the headers, so the client sees the
+	// stream open before the first event.
+	if !write([]byte("retry: 2000\n\n")) {
+		return nil
+	}
+	tick := time.NewTicker(s.cfg.Heartbeat)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return nil
+		case f, ok := <-sub.ch:
+			if !ok { // dropped for lagging, or draining
+				return nil
+			}
+			if !write(f) {
+				return nil
+			}
+		case <-tick.C:
+			if !write(heartbeatFrame) {
+				return nil
+			}
+		}
+	}
+}
