@@ -375,7 +375,9 @@ func TestLoginIsRateLimited(t *testing.T) {
 		c.LoginLimit = RateLimit{Burst: 2, Every: time.Minute}
 		c.GlobalLoginLimit = RateLimit{Burst: 100, Every: time.Second}
 	}})
-	login := func(pw string) resp { return h.do(rq{method: "POST", path: "/api/v1/auth/login", body: `{"password":"` + pw + `"}`}) }
+	login := func(pw string) resp {
+		return h.do(rq{method: "POST", path: "/api/v1/auth/login", body: `{"password":"` + pw + `"}`})
+	}
 	for i := range 2 {
 		if got := login("guess guess"); got.status != http.StatusUnauthorized {
 			t.Fatalf("attempt %d: got %d; want 401", i+1, got.status)
