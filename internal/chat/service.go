@@ -1,0 +1,354 @@
+package chat
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"lab/internal/claude"
+	"lab/internal/conv"
+)
+
+// Runner is the run lifecycle (internal/runs) as the chat layer uses it.
+type Runner interface {
+	// List returns every run, newest first.
+	List(ctx context.Context) ([]conv.Run, error)
+	// Get returns one run; ENotFound when there is none.
+	Get(ctx context.Context, id string) (conv.Run, error)
+	// Start starts a run; EInvalid for bad input, EUnavailable when the
+	// CLI cannot be started.
+	Start(ctx context.Context, req conv.StartRequest) (conv.Run, error)
+	// Stop ends a run's process and marks it ended.
+	Stop(ctx context.Context, id string) error
+	// Sweep marks ended the runs whose process is gone and returns their ids.
+	Sweep(ctx context.Context) ([]string, error)
+	// SpoolDir is the run's hook spool folder.
+	SpoolDir(id string) string
+	// Pane returns the run's terminal for keystrokes.
+	Pane(id string) Pane
+}
+
+// Actions act on one running run: they are the answer recipes, replies and
+// interrupts, serialised per run.
+type Actions interface {
+	Answer(ctx context.Context, a conv.Answer) error
+	Reply(ctx context.Context, text string) error
+	Interrupt(ctx context.Context) error
+}
+
+// ActionsFactory builds the Actions of a run. pending returns the run's
+// current pending dialog, freshly re-read; record stores what lab meant to
+// answer so the fold can flag a desync.
+type ActionsFactory func(run conv.Run, pane Pane, pending func(ctx context.Context) (*conv.Dialog, error)) Actions
+
+// Service is the live side of lab: every running run's chat kept current
+// and published, actions routed to the right run, and ended runs and
+// history served from cached folds. It implements the API's Runs.
+type Service struct {
+	runs    Runner
+	lib     *Library
+	pub     Publisher
+	log     *slog.Logger
+	actions ActionsFactory
+	intents func(toolID string) (*conv.Outcome, bool)
+
+	mu    sync.Mutex
+	lives map[string]*live
+	acts  map[string]Actions
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+// ServiceConfig wires a Service.
+type ServiceConfig struct {
+	Runs    Runner
+	Library *Library
+	Publish Publisher
+	Logger  *slog.Logger
+	Actions ActionsFactory
+	// Intents looks up what lab answered for a dialog; may be nil.
+	Intents func(toolID string) (*conv.Outcome, bool)
+	// SweepEvery is how often dead runs are looked for; default 2 s.
+	SweepEvery time.Duration
+}
+
+// NewService starts following every running run and sweeping for ended
+// ones. Close stops it; runs keep running.
+func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.SweepEvery <= 0 {
+		cfg.SweepEvery = 2 * time.Second
+	}
+	s := &Service{
+		runs: cfg.Runs, lib: cfg.Library, pub: cfg.Publish, log: cfg.Logger,
+		actions: cfg.Actions, intents: cfg.Intents,
+		lives: map[string]*live{}, acts: map[string]Actions{},
+		stop: make(chan struct{}), done: make(chan struct{}),
+	}
+	runs, err := s.runs.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range runs {
+		if r.State != conv.StateEnded {
+			s.follow(r)
+		}
+	}
+	go s.sweepLoop(cfg.SweepEvery)
+	return s, nil
+}
+
+// Close stops following runs (the runs themselves keep running).
+func (s *Service) Close() {
+	select {
+	case <-s.stop:
+		return
+	default:
+	}
+	close(s.stop)
+	<-s.done
+	s.mu.Lock()
+	lives := s.lives
+	s.lives = map[string]*live{}
+	s.mu.Unlock()
+	for _, l := range lives {
+		l.close()
+	}
+}
+
+func (s *Service) follow(r conv.Run) *live {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l, ok := s.lives[r.ID]; ok {
+		return l
+	}
+	l := newLive(r.ID, s.runs.SpoolDir(r.ID), s.intents, s.pub, s.log)
+	s.lives[r.ID] = l
+	return l
+}
+
+func (s *Service) unfollow(id string) {
+	s.mu.Lock()
+	l := s.lives[id]
+	delete(s.lives, id)
+	delete(s.acts, id)
+	s.mu.Unlock()
+	if l != nil {
+		l.close()
+	}
+}
+
+func (s *Service) liveOf(id string) *live {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lives[id]
+}
+
+func (s *Service) sweepLoop(every time.Duration) {
+	defer close(s.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			s.Sweep(context.Background())
+		}
+	}
+}
+
+// Sweep marks ended the runs whose process is gone and stops following
+// them, publishing the change.
+func (s *Service) Sweep(ctx context.Context) {
+	ended, err := s.runs.Sweep(ctx)
+	if err != nil {
+		s.log.Warn("sweep runs", "err", err)
+		return
+	}
+	for _, id := range ended {
+		s.ended(id)
+	}
+}
+
+func (s *Service) ended(id string) {
+	s.unfollow(id)
+	if s.pub != nil {
+		s.pub.Publish(conv.Event{Type: conv.EventRunChanged, RunID: id, State: conv.StateEnded})
+		s.pub.Publish(conv.Event{Type: conv.EventMessagesChanged, RunID: id, State: conv.StateEnded})
+	}
+}
+
+// List returns every run with its live state and pending flag.
+func (s *Service) List(ctx context.Context) ([]conv.Run, error) {
+	runs, err := s.runs.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range runs {
+		s.overlay(&runs[i])
+	}
+	return runs, nil
+}
+
+// Get returns one run with its live state.
+func (s *Service) Get(ctx context.Context, id string) (conv.Run, error) {
+	r, err := s.runs.Get(ctx, id)
+	if err != nil {
+		return r, err
+	}
+	s.overlay(&r)
+	return r, nil
+}
+
+func (s *Service) overlay(r *conv.Run) {
+	if r.State == conv.StateEnded {
+		r.Pending = false
+		return
+	}
+	l := s.liveOf(r.ID)
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	r.State, r.Pending = l.state, l.pending != nil
+	if r.TranscriptPath == "" && l.view != nil {
+		r.TranscriptPath = l.view.Path()
+	}
+	l.mu.Unlock()
+}
+
+// Start starts a run and follows it.
+func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, error) {
+	r, err := s.runs.Start(ctx, req)
+	if err != nil {
+		return r, err
+	}
+	s.follow(r)
+	if s.pub != nil {
+		s.pub.Publish(conv.Event{Type: conv.EventRunChanged, RunID: r.ID, State: r.State})
+	}
+	return r, nil
+}
+
+// Stop ends a run.
+func (s *Service) Stop(ctx context.Context, id string) error {
+	if _, err := s.runs.Get(ctx, id); err != nil {
+		return err
+	}
+	if err := s.runs.Stop(ctx, id); err != nil {
+		return err
+	}
+	s.ended(id)
+	return nil
+}
+
+// Messages returns a window of a run's chat: live for a running run,
+// from the cached fold of its transcript once it ended.
+func (s *Service) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
+	r, err := s.runs.Get(ctx, id)
+	if err != nil {
+		return conv.Page{}, err
+	}
+	if r.State != conv.StateEnded {
+		if l := s.liveOf(id); l != nil {
+			return l.snapshot(q), nil
+		}
+	}
+	path := r.TranscriptPath
+	if path == "" {
+		st, _ := claude.OpenSpool(s.runs.SpoolDir(id)).Refresh()
+		path = st.TranscriptPath
+	}
+	if path == "" {
+		return conv.Page{State: r.State, Messages: []conv.Message{}}, nil
+	}
+	p, err := s.lib.PageOf(path, q)
+	if err != nil {
+		return p, err
+	}
+	p.State, p.PendingDialog = conv.StateEnded, nil
+	return p, nil
+}
+
+// actionsOf returns the Actions of a running run; EConflict once it ended.
+func (s *Service) actionsOf(ctx context.Context, id string) (Actions, error) {
+	r, err := s.runs.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	l := s.liveOf(id)
+	if r.State == conv.StateEnded || l == nil {
+		return nil, conv.Errorf(conv.EConflict, "run %s has ended", id)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a, ok := s.acts[id]; ok {
+		return a, nil
+	}
+	pending := func(context.Context) (*conv.Dialog, error) {
+		d, _ := l.current()
+		return d, nil
+	}
+	a := s.actions(r, s.runs.Pane(id), pending)
+	s.acts[id] = a
+	return a, nil
+}
+
+// Answer answers the run's pending dialog.
+func (s *Service) Answer(ctx context.Context, id string, a conv.Answer) error {
+	act, err := s.actionsOf(ctx, id)
+	if err != nil {
+		return err
+	}
+	err = act.Answer(ctx, a)
+	s.kick(id)
+	return err
+}
+
+// Reply sends the operator's text as the next message.
+func (s *Service) Reply(ctx context.Context, id, text string) error {
+	act, err := s.actionsOf(ctx, id)
+	if err != nil {
+		return err
+	}
+	err = act.Reply(ctx, text)
+	s.kick(id)
+	return err
+}
+
+// Interrupt stops the agent's current turn.
+func (s *Service) Interrupt(ctx context.Context, id string) error {
+	act, err := s.actionsOf(ctx, id)
+	if err != nil {
+		return err
+	}
+	err = act.Interrupt(ctx)
+	s.kick(id)
+	return err
+}
+
+func (s *Service) kick(id string) {
+	if l := s.liveOf(id); l != nil {
+		l.tail.Kick()
+	}
+}
+
+// Lag returns, per followed run, how long ago its tailer caught up.
+func (s *Service) Lag() map[string]time.Duration {
+	s.mu.Lock()
+	lives := make(map[string]*live, len(s.lives))
+	for id, l := range s.lives {
+		lives[id] = l
+	}
+	s.mu.Unlock()
+	out := make(map[string]time.Duration, len(lives))
+	for id, l := range lives {
+		out[id] = l.lag()
+	}
+	return out
+}
