@@ -96,7 +96,7 @@ func (r *stubRunner) Sweep(ctx context.Context) ([]string, error) {
 }
 
 func (r *stubRunner) SpoolDir(id string) string { return filepath.Join(r.dir, id, "spool") }
-func (r *stubRunner) Pane(id string) Pane        { return nil }
+func (r *stubRunner) Pane(id string) Pane       { return nil }
 
 // spoolEvent writes a hook payload the way the hook command does.
 func spoolEvent(t *testing.T, dir, event string, payload map[string]any) {
