@@ -44,7 +44,7 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
-func appendLines(t *testing.T, path string, lines ...string) {
+func appendLines(t testing.TB, path string, lines ...string) {
 	t.Helper()
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {

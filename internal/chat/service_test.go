@@ -30,7 +30,7 @@ type stubRunner struct {
 	gone map[string]bool
 }
 
-func newStubRunner(t *testing.T) *stubRunner {
+func newStubRunner(t testing.TB) *stubRunner {
 	return &stubRunner{dir: t.TempDir(), runs: map[string]conv.Run{}, gone: map[string]bool{}}
 }
 
@@ -99,7 +99,7 @@ func (r *stubRunner) SpoolDir(id string) string { return filepath.Join(r.dir, id
 func (r *stubRunner) Pane(id string) Pane       { return nil }
 
 // spoolEvent writes a hook payload the way the hook command does.
-func spoolEvent(t *testing.T, dir, event string, payload map[string]any) {
+func spoolEvent(t testing.TB, dir, event string, payload map[string]any) {
 	t.Helper()
 	b, _ := json.Marshal(payload)
 	name := fmt.Sprintf("%s.%d.%d.json", event, time.Now().UnixNano(), os.Getpid())
@@ -121,7 +121,7 @@ type liveFixture struct {
 	spool      string
 }
 
-func newLiveFixture(t *testing.T) *liveFixture {
+func newLiveFixture(t testing.TB) *liveFixture {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "lab.db"))
@@ -163,7 +163,7 @@ func (nopSessions) Messages(ctx context.Context, id string, q conv.Query) (conv.
 	return conv.Page{}, conv.Errorf(conv.ENotFound, "none")
 }
 
-func (f *liveFixture) get(t *testing.T, path string, out any) {
+func (f *liveFixture) get(t testing.TB, path string, out any) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", f.srv.URL+path, nil)
 	req.Header.Set("Authorization", "Bearer "+f.token)
@@ -181,7 +181,7 @@ func (f *liveFixture) get(t *testing.T, path string, out any) {
 }
 
 // events subscribes to the SSE stream and returns a channel of the events.
-func (f *liveFixture) events(t *testing.T) <-chan conv.Event {
+func (f *liveFixture) events(t testing.TB) <-chan conv.Event {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
