@@ -55,9 +55,9 @@ func (db *DB) CreateAPIToken(ctx context.Context, name string) (string, APIToken
 	return secret, t, nil
 }
 
-// APITokens lists the tokens, oldest first.
+// APITokens lists the tokens in the order they were created.
 func (db *DB) APITokens(ctx context.Context) ([]APIToken, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT id, name, created_at, last_used_at FROM api_tokens ORDER BY created_at, name`)
+	rows, err := db.sql.QueryContext(ctx, `SELECT id, name, created_at, last_used_at FROM api_tokens ORDER BY created_at, rowid`)
 	if err != nil {
 		return nil, conv.Wrap(conv.EInternal, err, "list API tokens")
 	}
