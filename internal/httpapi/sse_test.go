@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -341,5 +342,40 @@ func TestBroker(t *testing.T) {
 	b.Publish(conv.Event{Type: conv.EventRunChanged})
 	if b.Subscribers() != 0 || b.Published() != 2 {
 		t.Fatalf("after Close: %d subscribers, %d published; want 0, 2", b.Subscribers(), b.Published())
+	}
+}
+
+// TestShutdownDrainsStreams: http.Server.Shutdown on the server HTTPServer
+// builds ends open event streams instead of waiting on them forever.
+func TestShutdownDrainsStreams(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	hs := h.srv.HTTPServer("127.0.0.1:0")
+	ln, err := net.Listen("tcp", hs.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/api/v1/events", nil)
+	req.Header.Set("Authorization", "Bearer "+h.token("shutdown"))
+	res, err := (&http.Client{Transport: &http.Transport{}}).Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("open stream: %v %v", err, res)
+	}
+	defer res.Body.Close()
+	frames := readFrames(bufioReader(res))
+	next(t, frames) // retry hint: the stream is open
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown: %v; want the open stream drained", err)
+	}
+	if err := <-served; err != http.ErrServerClosed {
+		t.Fatalf("Serve returned %v; want ErrServerClosed", err)
+	}
+	for f := range frames {
+		if f.event != conv.EventHeartbeat {
+			t.Fatalf("got %+v after shutdown; want the stream to end", f)
+		}
 	}
 }
