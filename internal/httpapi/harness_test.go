@@ -128,6 +128,7 @@ type rq struct {
 	csrf               string
 	bearer             string
 	origin             string
+	host               string // overrides the Host header
 	header             map[string]string
 }
 
@@ -174,6 +175,9 @@ func (h *harness) do(r rq) resp {
 	}
 	for k, v := range r.header {
 		req.Header.Set(k, v)
+	}
+	if r.host != "" {
+		req.Host = r.host
 	}
 	res, err := h.client.Do(req)
 	if err != nil {

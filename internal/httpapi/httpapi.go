@@ -41,6 +41,10 @@ type Config struct {
 	// UI serves the web app for GET and HEAD requests outside /api; nil
 	// answers those with 404.
 	UI http.Handler
+	// AllowedHosts are the names (no port) requests may carry as Host;
+	// anything else is refused with 403. Empty allows every host. Serve
+	// sets the loopback names when bound to loopback.
+	AllowedHosts []string
 	// Ready is an extra readiness check for /readyz besides the database.
 	Ready func(context.Context) error
 

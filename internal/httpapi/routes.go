@@ -56,7 +56,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("/api/", s.api(s.noRoute(mux)))
 	mux.Handle("/", s.ui())
 
-	return s.observe(securityHeaders(mux))
+	return s.observe(s.hostGuard(s.cfg.AllowedHosts, securityHeaders(mux)))
 }
 
 // api adapts an apiFunc to http.Handler.
