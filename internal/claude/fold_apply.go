@@ -1,0 +1,372 @@
+package claude
+
+import (
+	"bytes"
+	"strings"
+	"time"
+
+	"lab/internal/conv"
+)
+
+// The Claude Code tools that raise pickers. Their tool_use becomes a dialog
+// message, never a tool chip (the seed's decision 1).
+const (
+	toolAskUserQuestion = "AskUserQuestion"
+	toolExitPlanMode    = "ExitPlanMode"
+)
+
+// apply folds one parsed line. It returns false when the line is JSON but
+// not in a shape the fold can read (then it counts as skipped).
+func (f *Fold) apply(ln *foldLine) bool {
+	if ln.sessionID != nil && !bytes.Equal(ln.sessionID, f.session) {
+		if s, ok := jsString(ln.sessionID); ok && s != "" {
+			f.session = append(f.session[:0], ln.sessionID...)
+			f.sessStr = s
+		}
+	}
+	// Subagent lines belong to the subagent's own conversation, meta lines
+	// (caveats, expanded skill prompts) were never typed by anyone.
+	if ln.sidechain || ln.meta {
+		return true
+	}
+	switch string(ln.typ) {
+	case `"user"`:
+		return f.applyUser(ln)
+	case `"assistant"`:
+		return f.applyAssistant(ln)
+	case `"system"`:
+		f.applySystem(ln)
+	}
+	return true // bookkeeping whose type is not its first key
+}
+
+// lineTime parses the line's timestamp; a missing or odd one is zero.
+func lineTime(ln *foldLine) time.Time {
+	s, ok := jsString(ln.timestamp)
+	if !ok {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+func (f *Fold) applyUser(ln *foldLine) bool {
+	if ln.compactSummary {
+		return true // the compaction prompt; the boundary line already says it
+	}
+	m := &f.msg
+	if !m.parse(ln.message) {
+		return false
+	}
+	t := lineTime(ln)
+	if s, ok := jsString(m.content); ok {
+		if !f.userSpecial(s, t) {
+			f.userPrompt(s, t)
+		}
+		return true
+	}
+	arr := jsArrayAt(m.content)
+	if arr.bad {
+		return string(m.content) == "null" || m.content == nil
+	}
+	var prompt []string
+	bl := &f.blk
+	for {
+		raw, ok := arr.next()
+		if !ok {
+			break
+		}
+		if !bl.parse(raw) {
+			continue
+		}
+		switch string(bl.typ) {
+		case `"text"`:
+			s := jsStr(bl.text)
+			if !f.userSpecial(s, t) {
+				prompt = append(prompt, s)
+			}
+		case `"image"`:
+			prompt = append(prompt, "[image]")
+		case `"tool_result"`:
+			f.applyResult(bl, ln, t)
+		}
+	}
+	if len(prompt) > 0 {
+		f.userPrompt(strings.Join(prompt, "\n\n"), t)
+	}
+	return true
+}
+
+// userPrompt records what the operator typed. A prompt means any picker
+// still open in the fold's view is gone, so such dialogs are dismissed.
+func (f *Fold) userPrompt(s string, t time.Time) {
+	if strings.TrimSpace(s) == "" {
+		return
+	}
+	f.dismissPending(t)
+	f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: s})
+	f.tail = conv.StateWorking
+}
+
+// userSpecial handles the user-line texts that are not prompts: interrupt
+// markers, slash-command echoes and their output, bash-mode echoes. It
+// reports whether s was one of them.
+func (f *Fold) userSpecial(s string, t time.Time) bool {
+	trimmed := strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(trimmed, "[Request interrupted by user"):
+		f.dismissPending(t)
+		f.pushLifecycle(conv.LevelInfo, strings.Trim(trimmed, "[]"), t)
+		f.tail = conv.StateNeedsInput
+		return true
+	case strings.HasPrefix(trimmed, "<local-command-caveat>"):
+		return true
+	}
+	return f.commandText(s, t)
+}
+
+// commandText renders slash-command and bash-mode records: the command as
+// the user's text, non-empty output as a lifecycle note. None of them
+// moves the state: the agent did not run.
+func (f *Fold) commandText(s string, t time.Time) bool {
+	switch {
+	case strings.Contains(s, "<command-name>"):
+		name := strings.TrimSpace(foldTag(s, "command-name"))
+		if name != "" && !strings.HasPrefix(name, "/") {
+			name = "/" + name
+		}
+		if args := strings.TrimSpace(foldTag(s, "command-args")); args != "" {
+			name += " " + args
+		}
+		if name != "" {
+			f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: name})
+		}
+		return true
+	case strings.Contains(s, "<bash-input>"):
+		if cmd := foldTag(s, "bash-input"); cmd != "" {
+			f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: "! " + cmd})
+		}
+		return true
+	}
+	handled := false
+	for _, o := range [...]struct {
+		tag   string
+		level conv.Level
+	}{
+		{"local-command-stdout", conv.LevelInfo},
+		{"local-command-stderr", conv.LevelError},
+		{"bash-stdout", conv.LevelInfo},
+		{"bash-stderr", conv.LevelError},
+	} {
+		if !strings.Contains(s, "<"+o.tag+">") {
+			continue
+		}
+		handled = true
+		if out := strings.TrimSpace(foldStripANSI(foldTag(s, o.tag))); out != "" {
+			f.pushLifecycle(o.level, out, t)
+		}
+	}
+	return handled
+}
+
+// foldTag returns the text between <tag> and </tag> (to the end when the
+// closing tag is missing), or "".
+func foldTag(s, tag string) string {
+	i := strings.Index(s, "<"+tag+">")
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(tag)+2:]
+	if j := strings.Index(s, "</"+tag+">"); j >= 0 {
+		s = s[:j]
+	}
+	return s
+}
+
+// foldStripANSI removes terminal escape sequences (CSI ... final byte)
+// that command output carries for the TUI.
+func foldStripANSI(s string) string {
+	if !strings.Contains(s, "\x1b") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != 0x1b {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '[' {
+			i += 2
+			for i < len(s) && (s[i] < 0x40 || s[i] > 0x7e) {
+				i++
+			}
+		}
+	}
+	return b.String()
+}
+
+func (f *Fold) pushLifecycle(level conv.Level, text string, t time.Time) {
+	f.push(conv.Message{Kind: conv.KindLifecycle, Time: t, Lifecycle: &conv.Lifecycle{Level: level, Text: text}})
+}
+
+// applyResult back-patches the tool or dialog a tool_result block answers.
+func (f *Fold) applyResult(bl *foldBlock, ln *foldLine, t time.Time) {
+	id := jsStr(bl.toolUseID)
+	i, ok := f.tools[id]
+	if !ok {
+		if id != "" {
+			f.orphans[id] = true
+		}
+		return
+	}
+	f.tail = conv.StateWorking // the agent resumes with the result
+	m := f.at(i)
+	if d := m.Dialog; d != nil {
+		if d.Outcome != nil {
+			return // already resolved; the first resolution stands
+		}
+		f.resolveDialog(i, deriveOutcome(d, foldResolution{
+			result:  ln.toolUseResult,
+			denial:  jsStr(ln.toolDenialKind),
+			isError: bl.isError,
+			content: bl.content,
+		}), t)
+		return
+	}
+	out, full := foldOutput(bl.content, foldOutputMax)
+	tc := m.Tool
+	tc.Status = conv.ToolOK
+	if bl.isError {
+		tc.Status = conv.ToolError
+	}
+	tc.Output, tc.OutputBytes, tc.OutputTruncated = out, full, full > len(out)
+	f.changed(i)
+}
+
+func (f *Fold) applyAssistant(ln *foldLine) bool {
+	m := &f.msg
+	if !m.parse(ln.message) {
+		return false
+	}
+	t := lineTime(ln)
+	if ln.apiError {
+		// The CLI records a failed request as a synthetic assistant message;
+		// it ends the turn.
+		text, _ := foldOutput(m.content, foldOutputMax)
+		if text = strings.TrimSpace(text); text == "" {
+			text = "API error"
+		}
+		f.pushLifecycle(conv.LevelError, text, t)
+		f.tail = conv.StateNeedsInput
+		return true
+	}
+	if s, ok := jsString(m.content); ok {
+		f.assistantText(s, m.stopReason, t)
+		return true
+	}
+	arr := jsArrayAt(m.content)
+	if arr.bad {
+		return false
+	}
+	bl := &f.blk
+	for {
+		raw, ok := arr.next()
+		if !ok {
+			break
+		}
+		if !bl.parse(raw) {
+			continue
+		}
+		switch string(bl.typ) {
+		case `"text"`:
+			f.assistantText(jsStr(bl.text), m.stopReason, t)
+		case `"thinking"`:
+			if s := jsStr(bl.thinking); strings.TrimSpace(s) != "" {
+				f.push(conv.Message{Kind: conv.KindThinking, Time: t, Text: s})
+				f.tail = conv.StateWorking
+			}
+		case `"tool_use"`:
+			f.toolUse(bl, t)
+		}
+	}
+	return true
+}
+
+// assistantText records the agent's prose. Text ends a turn unless the
+// message says it stopped for a tool; the CLI writes each block as soon as
+// it is complete, usually with stop_reason still null, so the tool_use line
+// that may follow is what moves the state back to working.
+func (f *Fold) assistantText(s string, stopReason []byte, t time.Time) {
+	if strings.TrimSpace(s) == "" {
+		return
+	}
+	f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: s})
+	if string(stopReason) == `"tool_use"` {
+		f.tail = conv.StateWorking
+	} else {
+		f.tail = conv.StateNeedsInput
+	}
+}
+
+// toolUse records a tool call: a dialog for the picker tools, else a chip
+// that runs until its result arrives.
+func (f *Fold) toolUse(bl *foldBlock, t time.Time) {
+	id := jsStr(bl.id)
+	if _, dup := f.tools[id]; dup && id != "" {
+		return // a re-written line; the first one holds the seq
+	}
+	name := jsStr(bl.name)
+	f.tail = conv.StateWorking
+	var d *conv.Dialog
+	switch name {
+	case toolAskUserQuestion:
+		d = foldQuestionDialog(id, bl.input)
+	case toolExitPlanMode:
+		d = foldPlanDialog(id, bl.input)
+	}
+	if d != nil {
+		i := f.push(conv.Message{Kind: conv.KindDialog, Time: t, Dialog: d})
+		if id != "" {
+			f.tools[id] = i
+		}
+		f.pending = append(f.pending, i)
+		return
+	}
+	i := f.push(conv.Message{Kind: conv.KindTool, Time: t, Tool: &conv.ToolCall{
+		ID:     id,
+		Name:   name,
+		Input:  foldToolSummary(name, bl.input),
+		Status: conv.ToolRunning,
+	}})
+	if id != "" {
+		f.tools[id] = i
+	}
+}
+
+func (f *Fold) applySystem(ln *foldLine) {
+	t := lineTime(ln)
+	switch string(ln.subtype) {
+	case `"compact_boundary"`:
+		text := "Conversation compacted"
+		if trig := jsStr(jsMember(ln.compactMeta, "trigger")); trig != "" {
+			text += " (" + trig + ")"
+		}
+		f.pushLifecycle(conv.LevelInfo, text, t)
+	case `"local_command"`:
+		if s, ok := jsString(ln.content); ok {
+			f.commandText(s, t)
+		}
+	case `"api_error"`:
+		// A failed request the CLI retries; the turn goes on.
+		text := "API error"
+		if a, m := string(ln.retryAttempt), string(ln.maxRetries); a != "" && m != "" {
+			text += ", retrying (attempt " + a + " of " + m + ")"
+		}
+		f.pushLifecycle(conv.LevelWarning, text, t)
+	case `"turn_duration"`:
+		f.tail = conv.StateNeedsInput // written when a turn ends
+	}
+}

@@ -1,0 +1,239 @@
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"lab/internal/conv"
+)
+
+// foldObserved is everything observable about a fold, for comparing two.
+type foldObserved struct {
+	Snap                foldSnapshot
+	Session             string
+	Len, Lines, Skipped int
+	Bytes               int64
+}
+
+func observe(f *Fold) foldObserved {
+	return foldObserved{snapshotOf(f), f.SessionID(), f.Len(), f.Lines(), f.SkippedLines(), f.Bytes()}
+}
+
+// diffObserved explains how got differs from want, or returns "".
+func diffObserved(t testing.TB, got, want foldObserved) string {
+	if reflect.DeepEqual(got, want) {
+		return ""
+	}
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	return firstDiff(strings.ReplaceAll(string(g), ",", ",\n"), strings.ReplaceAll(string(w), ",", ",\n"))
+}
+
+var allSplits = flag.Bool("allsplits", false, "split long fixture lines at every offset, not a sample (slow on real captures)")
+
+// splitPoints returns the offsets strictly inside the line [from, to) to
+// split at: all of them for lines up to 4 KB (every hand-written fixture)
+// or with -allsplits; for longer lines (the real captures' prompt
+// snapshots and request blobs) the first and last KB — where the prefix
+// peek decides and where the newline lands — and 128 spread between: past
+// the peek a held line is only appended to, so the middle offsets all take
+// the same path and folding each costs a full parse of a 60 KB line.
+func splitPoints(from, to int) []int {
+	var pts []int
+	if to-from <= 4096 || *allSplits {
+		for i := from + 1; i < to; i++ {
+			pts = append(pts, i)
+		}
+		return pts
+	}
+	for i := from + 1; i <= from+1024; i++ {
+		pts = append(pts, i)
+	}
+	lo, hi := from+1025, to-1024
+	for k := range 128 {
+		pts = append(pts, lo+k*(hi-lo)/128)
+	}
+	for i := hi; i < to; i++ {
+		pts = append(pts, i)
+	}
+	return pts
+}
+
+// TestFoldIncrementalEqualsWhole checks that a fold fed in pieces equals
+// the fold of the whole, for every split point of every fixture:
+//
+//   - line by line, then whole: the same observable result;
+//   - for every byte offset inside every line (see splitPoints for lines
+//     over 4 KB): the fold as it stood before
+//     that line (cloned), fed the line in two pieces, reaches exactly the
+//     internal state the unsplit line gives — equal state at a line
+//     boundary means equal futures, which keeps this linear in the
+//     fixture size rather than quadratic;
+//   - a sample of offsets fed as two plain Writes from scratch, and the
+//     whole fixture one byte at a time, compared with the whole result.
+func TestFoldIncrementalEqualsWhole(t *testing.T) {
+	for _, fx := range fixtures(t) {
+		t.Run(fx.name, func(t *testing.T) {
+			data := readFixture(t, fx.path)
+			whole := foldBytes(data)
+			want := observe(whole)
+
+			// Reference states at every line boundary.
+			ref := NewFold()
+			var bounds []int
+			var states []*Fold
+			for b := 0; b < len(data); {
+				bounds, states = append(bounds, b), append(states, cloneFold(ref))
+				k := bytes.IndexByte(data[b:], '\n')
+				if k < 0 {
+					k = len(data) - b - 1
+				}
+				ref.Write(data[b : b+k+1])
+				b += k + 1
+			}
+			bounds, states = append(bounds, len(data)), append(states, cloneFold(ref))
+			if d := diffObserved(t, observe(ref), want); d != "" {
+				t.Fatalf("line by line: %s", d)
+			}
+			if d := diffFold(ref, whole); d != "" {
+				t.Fatalf("line by line, internal state: %s", d)
+			}
+
+			scratch := make([]byte, 0, 1<<20) // the held line's buffer, reused: g is dropped after each split
+			for k := 0; k+1 < len(bounds); k++ {
+				from, to := bounds[k], bounds[k+1]
+				for _, i := range splitPoints(from, to) {
+					g := cloneFold(states[k])
+					g.partial = scratch[:0]
+					g.Write(data[from:i])
+					g.Write(data[i:to])
+					if d := diffFold(g, states[k+1]); d != "" {
+						t.Fatalf("line at %d split at %d: %s", from, i, d)
+					}
+				}
+			}
+
+			rng := rand.New(rand.NewPCG(1, uint64(len(data))))
+			for range 64 {
+				i := rng.IntN(len(data) + 1)
+				f := NewFold()
+				f.Write(data[:i])
+				f.Write(data[i:])
+				if d := diffObserved(t, observe(f), want); d != "" {
+					t.Fatalf("split at %d of %d: %s", i, len(data), d)
+				}
+			}
+
+			f := NewFold()
+			for i := range data {
+				f.Write(data[i : i+1])
+			}
+			if d := diffObserved(t, observe(f), want); d != "" {
+				t.Fatalf("byte at a time: %s", d)
+			}
+		})
+	}
+}
+
+// cloneFold deep-copies a fold's state (test-only).
+func cloneFold(f *Fold) *Fold {
+	c := *f
+	c.chunks = make([][]conv.Message, len(f.chunks))
+	for i, ch := range f.chunks {
+		c.chunks[i] = make([]conv.Message, len(ch), cap(ch))
+		for j, m := range ch {
+			c.chunks[i][j] = foldClone(m)
+		}
+	}
+	c.tools = maps.Clone(f.tools)
+	c.orphans = maps.Clone(f.orphans)
+	c.pending = slices.Clone(f.pending)
+	c.session = slices.Clone(f.session)
+	c.partial = slices.Clone(f.partial)
+	c.ln, c.msg, c.blk = foldLine{}, foldMessage{}, foldBlock{}
+	return &c
+}
+
+// diffFold compares the whole internal state of two folds (all fields but
+// the per-line scratch space), treating nil and empty alike.
+func diffFold(a, b *Fold) string {
+	norm := func(f *Fold) Fold {
+		c := *f // shallow: DeepEqual only reads
+		c.ln, c.msg, c.blk = foldLine{}, foldMessage{}, foldBlock{}
+		c.intents = nil
+		if len(c.partial) == 0 {
+			c.partial = nil
+		}
+		if len(c.pending) == 0 {
+			c.pending = nil
+		}
+		if len(c.session) == 0 {
+			c.session = nil
+		}
+		return c
+	}
+	x, y := norm(a), norm(b)
+	if reflect.DeepEqual(x, y) {
+		return ""
+	}
+	return fmt.Sprintf("internal state differs:\n got  %+v\n want %+v", observe(a), observe(b)) +
+		fmt.Sprintf("\n got  tail=%s pending=%v partial=%q skipping=%v back=%d/%d\n want tail=%s pending=%v partial=%q skipping=%v back=%d/%d",
+			x.tail, x.pending, x.partial, x.skipping, x.backMark, x.backMin, y.tail, y.pending, y.partial, y.skipping, y.backMark, y.backMin)
+}
+
+// TestFoldSeqsStableUnderAppend checks the reparse-stability promise: after
+// each appended line, every message already served either is unchanged or
+// changed only as a back-patch (a tool got its result, a dialog its
+// outcome), and TakeBackpatch reports the lowest such seq.
+func TestFoldSeqsStableUnderAppend(t *testing.T) {
+	for _, fx := range fixtures(t) {
+		t.Run(fx.name, func(t *testing.T) {
+			data := readFixture(t, fx.path)
+			f := NewFold()
+			prev, _ := f.Messages(0, 0, 0)
+			f.TakeBackpatch()
+			for len(data) > 0 {
+				k := bytes.IndexByte(data, '\n')
+				if k < 0 {
+					k = len(data) - 1
+				}
+				f.Write(data[:k+1])
+				data = data[k+1:]
+				cur, _ := f.Messages(0, 0, 0)
+				if len(cur) < len(prev) {
+					t.Fatalf("stream shrank from %d to %d messages", len(prev), len(cur))
+				}
+				lowest := 0
+				for i, p := range prev {
+					c := cur[i]
+					if c.Seq != p.Seq || c.Kind != p.Kind {
+						t.Fatalf("seq %d changed kind or seq: got %d/%s; want %d/%s", p.Seq, c.Seq, c.Kind, p.Seq, p.Kind)
+					}
+					if c.ContentHash == p.ContentHash {
+						continue
+					}
+					backpatch := (p.Tool != nil && p.Tool.Status == "running" && c.Tool.Status != "running") ||
+						(p.Dialog != nil && p.Dialog.Outcome == nil && c.Dialog.Outcome != nil)
+					if !backpatch {
+						t.Fatalf("seq %d changed without being a back-patch: got %+v; was %+v", p.Seq, c, p)
+					}
+					if lowest == 0 {
+						lowest = c.Seq
+					}
+				}
+				if got := f.TakeBackpatch(); got != lowest {
+					t.Fatalf("TakeBackpatch = %d; want %d", got, lowest)
+				}
+				prev = cur
+			}
+		})
+	}
+}

@@ -1,0 +1,165 @@
+package claude
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// foldOutputMax bounds a tool chip's output: the chat shows the head of it
+// and the full size, never megabytes.
+const foldOutputMax = 4096
+
+// foldSummaryMax bounds a tool chip's one-line input summary.
+const foldSummaryMax = 200
+
+// foldOutput renders a tool_result content value (a string, or an array of
+// text and image blocks) as text of at most max bytes, and returns the
+// length the full text would have.
+func foldOutput(raw []byte, max int) (text string, full int) {
+	if s, n, ok := jsStringPrefix(raw, max); ok {
+		return s, n
+	}
+	arr := jsArrayAt(raw)
+	if arr.bad {
+		if len(raw) == 0 || string(raw) == "null" {
+			return "", 0
+		}
+		// Some other JSON value: show it as it is.
+		return string(raw[:jsRuneCut(raw, max)]), len(raw)
+	}
+	var b strings.Builder
+	parts := 0
+	for {
+		el, ok := arr.next()
+		if !ok {
+			break
+		}
+		var part string
+		var n int
+		switch jsStr(jsMember(el, "type")) {
+		case "text":
+			part, n, _ = jsStringPrefix(jsMember(el, "text"), max-min(b.Len(), max))
+		case "image":
+			part, n = "[image]", len("[image]")
+		default:
+			continue
+		}
+		if parts++; parts > 1 {
+			full++ // the newline joining parts
+			if b.Len() < max {
+				b.WriteByte('\n')
+			}
+		}
+		full += n
+		if room := max - b.Len(); room > 0 {
+			b.WriteString(part[:jsRuneCut([]byte(part), room)])
+		}
+	}
+	return b.String(), full
+}
+
+// foldToolSummary gives the one-line input summary of a tool chip: what the
+// operator needs to recognise the call (the command, the file, the pattern).
+func foldToolSummary(name string, input []byte) string {
+	var v struct {
+		command, filePath, notebookPath, path, pattern, url, query, description, skill, prompt, todos []byte
+	}
+	o := jsObjectAt(input)
+	for {
+		k, val, ok := o.next()
+		if !ok {
+			break
+		}
+		switch string(k) {
+		case "command":
+			v.command = val
+		case "file_path":
+			v.filePath = val
+		case "notebook_path":
+			v.notebookPath = val
+		case "path":
+			v.path = val
+		case "pattern":
+			v.pattern = val
+		case "url":
+			v.url = val
+		case "query":
+			v.query = val
+		case "description":
+			v.description = val
+		case "skill":
+			v.skill = val
+		case "prompt":
+			v.prompt = val
+		case "todos":
+			v.todos = val
+		}
+	}
+	pick := func(raws ...[]byte) string {
+		for _, r := range raws {
+			// A prefix is plenty for one line and keeps a heredoc of
+			// megabytes from being decoded whole.
+			if s, _, ok := jsStringPrefix(r, 4*foldSummaryMax); ok && strings.TrimSpace(s) != "" {
+				return s
+			}
+		}
+		return ""
+	}
+	var s string
+	switch name {
+	case "Bash":
+		s = pick(v.command)
+	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "NotebookRead":
+		s = pick(v.filePath, v.notebookPath)
+	case "Glob", "Grep":
+		s = pick(v.pattern)
+		if p := pick(v.path); s != "" && p != "" {
+			s += " in " + p
+		}
+	case "WebFetch":
+		s = pick(v.url)
+	case "WebSearch", "ToolSearch":
+		s = pick(v.query)
+	case "Task", "Agent":
+		s = pick(v.description, v.prompt)
+	case "Skill":
+		s = pick(v.skill)
+	case "TodoWrite":
+		n := 0
+		arr := jsArrayAt(v.todos)
+		for _, ok := arr.next(); ok; _, ok = arr.next() {
+			n++
+		}
+		s = strconv.Itoa(n) + " todos"
+	}
+	if s == "" {
+		s = pick(v.command, v.filePath, v.notebookPath, v.path, v.pattern, v.url, v.query, v.description, v.skill, v.prompt)
+	}
+	if s == "" && !o.bad && len(input) > 2 {
+		s = string(input[:jsRuneCut(input, 4*foldSummaryMax)]) // an unknown tool: its raw input, cut
+	}
+	return foldOneLine(s, foldSummaryMax)
+}
+
+// foldOneLine keeps the first non-empty line of s, marks dropped lines with
+// an ellipsis, and cuts it to max bytes on a rune boundary.
+func foldOneLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	more := false
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s, more = strings.TrimSpace(s[:i]), true
+	}
+	s = strings.ReplaceAll(s, "\t", " ")
+	if len(s) > max {
+		n := max
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s, more = s[:n], true
+	}
+	if more {
+		s += " …"
+	}
+	return s
+}
