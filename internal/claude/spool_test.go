@@ -1,10 +1,12 @@
 package claude
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -257,4 +259,65 @@ func TestParseSpoolName(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSpoolReadsCapturedPayloads runs the real payloads pinned from the CLI
+// (testdata/hooks, written by the capture generator) through the spool.
+func TestSpoolReadsCapturedPayloads(t *testing.T) {
+	cases := []struct {
+		file, tool string
+		inputKey   string // a key the tool_input must carry
+	}{
+		{"pretooluse_askuserquestion.json", "AskUserQuestion", `"questions"`},
+		{"pretooluse_exitplanmode.json", "ExitPlanMode", `"planFilePath"`},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			dir := t.TempDir()
+			copyFixture(t, c.file, filepath.Join(dir, "PreToolUse.1700000000000000002.2.json"))
+			pre := readFixtureEvent(t, c.file)
+			if pre.ToolName != c.tool || !strings.HasPrefix(pre.ToolUseID, "toolu_") || !strings.Contains(string(pre.ToolInput), c.inputKey) || pre.PermissionMode == "" {
+				t.Fatalf("got %+v; want a %s PreToolUse with tool_use_id, %s and permission_mode", pre, c.tool, c.inputKey)
+			}
+			st := refresh(t, OpenSpool(dir))
+			if st.SessionID != pre.SessionID || st.TranscriptPath != pre.TranscriptPath {
+				t.Fatalf("got session %q %q; want the payload's %q %q", st.SessionID, st.TranscriptPath, pre.SessionID, pre.TranscriptPath)
+			}
+			if got, ok := st.PendingTool(pre.ToolUseID); !ok || got.ToolName != c.tool {
+				t.Fatalf("got pending %v; want %s", pendingIDs(st), pre.ToolUseID)
+			}
+		})
+	}
+	t.Run("sessionstart.json", func(t *testing.T) {
+		dir := t.TempDir()
+		copyFixture(t, "sessionstart.json", filepath.Join(dir, "SessionStart.1700000000000000001.1.json"))
+		st := refresh(t, OpenSpool(dir))
+		if !strings.HasSuffix(st.TranscriptPath, "/"+st.SessionID+".jsonl") || st.Source != "startup" || st.Model == "" {
+			t.Fatalf("got %+v; want the transcript named by the session, source startup and a model", st)
+		}
+	})
+}
+
+func copyFixture(t *testing.T, name, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "hooks", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFixtureEvent(t *testing.T, name string) HookEvent {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "hooks", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e HookEvent
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatal(err)
+	}
+	return e
 }

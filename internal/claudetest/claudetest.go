@@ -232,6 +232,30 @@ func (r *Rig) WaitPane(target, want string, timeout time.Duration) string {
 	}
 }
 
+// WaitPaneSettled waits until target's pane shows want and has stopped
+// changing for settle, and returns it. A picker that has just appeared can
+// still be mounting; keys sent into it then have been seen to be lost
+// under load, so drive it only once it is still.
+func (r *Rig) WaitPaneSettled(target, want string, settle, timeout time.Duration) string {
+	r.t.Helper()
+	deadline := time.Now().Add(timeout)
+	var last string
+	var since time.Time
+	for {
+		cur := r.Pane(target)
+		if cur != last {
+			last, since = cur, time.Now()
+		}
+		if strings.Contains(cur, want) && time.Since(since) >= settle {
+			return cur
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("claudetest: pane %s never settled showing %q within %v; last:\n%s", target, want, timeout, last)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // Keys sends named keys one per call with KeyPause after each: bursts in
 // one send-keys call have been seen to lose keys.
 func (r *Rig) Keys(target string, keys ...string) {

@@ -1,0 +1,357 @@
+package claudetest
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"lab/internal/claude"
+	"lab/internal/fakeclaudeapi"
+)
+
+// capture regenerates internal/claude/testdata/captured: real transcripts,
+// hook payloads and picker panes from the real CLI driven by hand.
+//
+//	go test ./internal/claudetest -run TestCapture -capture -v
+var capture = flag.Bool("capture", false, "re-capture the real-CLI fixtures under internal/claude/testdata")
+
+// captureCase is one conversation to capture.
+type captureCase struct {
+	name   string
+	mode   string // --permission-mode, "" for the default
+	prompt string
+	// picker, when set, is pane text to wait for before drive; the pane
+	// is saved as <name>.pane.txt.
+	picker string
+	drive  func(c *captureRun)
+	// done reports, from the transcript so far, that the capture is
+	// complete.
+	done func(transcript string) bool
+	// expect are substrings the transcript must contain: the facts the
+	// fixture pins.
+	expect []string
+}
+
+// captureRun is a capture in progress.
+type captureRun struct {
+	*Rig
+	target string
+}
+
+func (c *captureRun) keys(keys ...string) { c.Keys(c.target, keys...) }
+func (c *captureRun) paste(s string)      { c.Paste(c.target, s) }
+
+// settled waits for the pane to show want and hold still.
+func (c *captureRun) settled(want string) {
+	c.WaitPaneSettled(c.target, want, 300*time.Millisecond, 30*time.Second)
+}
+
+func has(subs ...string) func(string) bool {
+	return func(s string) bool {
+		for _, sub := range subs {
+			if !strings.Contains(s, sub) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// echoed is the done check for scenarios that end with the scripted
+// model's echo of a tool result: it ends the turn.
+var echoed = has(`tool_result for `, `"turn_duration"`)
+
+var captureCases = []captureCase{
+	{
+		name: "single_answered", prompt: "lab:single which database?", picker: "Which database should we use?",
+		drive:  func(c *captureRun) { c.keys("Down", "Enter") },
+		done:   echoed,
+		expect: []string{`"answers":{"Which database should we use?":"PostgreSQL"}`},
+	},
+	{
+		name: "single_freetext", prompt: "lab:single which database?", picker: "Which database should we use?",
+		drive: func(c *captureRun) {
+			c.keys("Down", "Down", "Down")
+			c.paste("DuckDB, embedded")
+			c.keys("Enter")
+		},
+		done:   echoed,
+		expect: []string{`"answers":{"Which database should we use?":"DuckDB, embedded"}`},
+	},
+	{
+		name: "multi_freetext", prompt: "lab:multi toppings?", picker: "Which toppings do you want?",
+		drive: func(c *captureRun) {
+			// Toggle Olives, then Cheese (toggle order differs from list
+			// order), then type into "Type something", then Submit.
+			c.keys("Down", "Space", "Up", "Space", "Down", "Down", "Down", "Down")
+			c.paste("no anchovies")
+			c.keys("Down", "Enter")
+			c.settled("Review your answers")
+			c.keys("Enter")
+		},
+		done:   echoed,
+		expect: []string{`"answers":{"Which toppings do you want?":"Olives, Cheese, no anchovies"}`},
+	},
+	{
+		name: "form_answered", prompt: "lab:form two questions", picker: "Which color do you prefer?",
+		drive: func(c *captureRun) {
+			c.keys("Down", "Enter") // Blue; the form moves to Size
+			c.settled("Which sizes should we stock?")
+			c.keys("Space", "Down", "Down", "Space", "Down", "Down", "Enter") // Small, Large, Submit
+			c.settled("Review your answers")
+			c.keys("Enter")
+		},
+		done:   echoed,
+		expect: []string{`"Which color do you prefer?":"Blue"`, `"Which sizes should we stock?":"Small, Large"`},
+	},
+	{
+		name: "form3_answered", prompt: "lab:form3 three questions", picker: "Which color do you prefer?",
+		drive: func(c *captureRun) {
+			c.keys("Enter") // Red
+			c.settled("Which sizes should we stock?")
+			c.keys("Down", "Space", "Down", "Down", "Down", "Enter") // Medium, Submit
+			c.settled("Which crust do you like?")
+			c.keys("Down", "Enter") // Thick
+			c.settled("Review your answers")
+			c.keys("Enter")
+		},
+		done:   echoed,
+		expect: []string{`"Which color do you prefer?":"Red"`, `"Which sizes should we stock?":"Medium"`, `"Which crust do you like?":"Thick"`},
+	},
+	{
+		name: "plan_approved", mode: "plan", prompt: "lab:plan add a greeting", picker: "Would you like to proceed?",
+		drive:  func(c *captureRun) { c.keys("Enter") },
+		done:   echoed,
+		expect: []string{`"name":"ExitPlanMode"`, `User has approved your plan`, `"planFilePath"`},
+	},
+	{
+		name: "plan_rejected", mode: "plan", prompt: "lab:plan add a greeting", picker: "Would you like to proceed?",
+		drive: func(c *captureRun) {
+			c.keys("Down", "Down")
+			c.paste("Please add tests first")
+			c.keys("Enter")
+		},
+		done:   has(`the user said:\nPlease add tests first`, `tool_result (error) for ExitPlanMode`, `"turn_duration"`),
+		expect: []string{`"toolDenialKind":"user-rejected"`},
+	},
+	{
+		name: "single_declined", prompt: "lab:single which database?", picker: "Which database should we use?",
+		drive:  func(c *captureRun) { c.keys("Escape") },
+		done:   has(`[Request interrupted by user for tool use]`),
+		expect: []string{`"toolUseResult":"User rejected tool use"`, `"toolDenialKind":"user-rejected"`, `"is_error":true`},
+	},
+	{
+		name: "interrupted", prompt: "lab:slow tell me a long story", picker: "word3 ",
+		drive:  func(c *captureRun) { c.keys("Escape") },
+		done:   has(`[Request interrupted by user]`),
+		expect: []string{`Streaming slowly: word1 `},
+	},
+	{
+		name: "single_pending", prompt: "lab:single which database?", picker: "Which database should we use?",
+		drive:  func(c *captureRun) {},
+		done:   has(`"name":"AskUserQuestion"`),
+		expect: []string{`"name":"AskUserQuestion"`},
+	},
+	{
+		name: "plan_pending", mode: "plan", prompt: "lab:plan add a greeting", picker: "Would you like to proceed?",
+		drive:  func(c *captureRun) {},
+		done:   has(`"name":"ExitPlanMode"`),
+		expect: []string{`"name":"ExitPlanMode"`},
+	},
+	{
+		name: "permission_pending", mode: "manual", prompt: "lab:permission make a file", picker: "Do you want to proceed?",
+		drive:  func(c *captureRun) {},
+		done:   has(`touch lab-permission-probe.txt`),
+		expect: []string{`"name":"Bash"`},
+	},
+	{
+		name: "bash", prompt: "lab:bash run something",
+		done:   echoed,
+		expect: []string{`lab-bash-ok`, `"name":"Bash"`},
+	},
+	{
+		name: "thinking", prompt: "lab:think about it",
+		done:   has(`I thought about it`, `"turn_duration"`),
+		expect: []string{`"type":"thinking"`},
+	},
+}
+
+func TestCapture(t *testing.T) {
+	if !*capture {
+		t.Skip("fixture generator; run with -capture to re-capture internal/claude/testdata/captured")
+	}
+	root, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "internal", "claude", "testdata", "captured")
+	hooksOut := filepath.Join(root, "internal", "claude", "testdata", "hooks")
+	for _, dir := range []string{out, hooksOut} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, cc := range captureCases {
+		t.Run(cc.name, func(t *testing.T) { captureOne(t, cc, out, hooksOut) })
+	}
+}
+
+func captureOne(t *testing.T, cc captureCase, out, hooksOut string) {
+	r := NewRig(t, fakeclaudeapi.Options{ChunkDelay: 150 * time.Millisecond, SlowChunks: 200})
+	runDir := ShortTempDir(t, "labrun")
+	spoolDir := filepath.Join(runDir, "spool")
+	settings := filepath.Join(runDir, "settings.json")
+	if err := claude.WriteHookSettings(settings, spoolDir); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--settings", settings}
+	if cc.mode != "" {
+		args = append(args, "--permission-mode", cc.mode)
+	}
+	args = append(args, "--", cc.prompt)
+	c := &captureRun{Rig: r, target: "cap"}
+	r.Spawn(c.target, args...)
+
+	t0 := time.Now()
+	spool := claude.OpenSpool(spoolDir)
+	var transcript string
+	Poll(t, 60*time.Second, "SessionStart in the spool", func() bool {
+		st, _ := spool.Refresh()
+		transcript = st.TranscriptPath
+		return transcript != ""
+	})
+	var pane string
+	if cc.picker != "" {
+		pane = r.WaitPaneSettled(c.target, cc.picker, 500*time.Millisecond, 60*time.Second)
+	}
+	t.Logf("%v: picker shown", time.Since(t0))
+	if cc.drive != nil {
+		cc.drive(c)
+	}
+	t.Logf("%v: driven", time.Since(t0))
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("pane at failure:\n%s", r.Pane(c.target))
+		}
+	})
+	var body []byte
+	Poll(t, 60*time.Second, cc.name+" to finish in the transcript", func() bool {
+		body, _ = os.ReadFile(transcript)
+		return cc.done(string(body))
+	})
+	t.Logf("%v: done", time.Since(t0))
+	// Let trailing bookkeeping lines land, then take the final bytes.
+	time.Sleep(time.Second)
+	body, _ = os.ReadFile(transcript)
+	st, err := spool.Refresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	norm := normalizer(r, runDir)
+	text := norm(string(body))
+	for _, want := range cc.expect {
+		if !strings.Contains(text, want) {
+			t.Errorf("transcript lacks %s", want)
+		}
+	}
+	write(t, filepath.Join(out, cc.name+".jsonl"), text)
+	if pane != "" {
+		write(t, filepath.Join(out, cc.name+".pane.txt"), norm(pane))
+	}
+	// The session's hook payloads, in order.
+	ents, _ := os.ReadDir(spoolDir)
+	var names []string
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Slice(names, func(i, j int) bool { return spoolOrder(names[i]) < spoolOrder(names[j]) })
+	var hooks bytes.Buffer
+	for _, n := range names {
+		b, _ := os.ReadFile(filepath.Join(spoolDir, n))
+		hooks.WriteString(norm(string(bytes.TrimSpace(b))))
+		hooks.WriteByte('\n')
+	}
+	write(t, filepath.Join(out, cc.name+".hooks.jsonl"), hooks.String())
+	// Pin single payloads the spool tests read.
+	switch cc.name {
+	case "single_pending", "plan_pending":
+		if len(st.Pending) != 1 {
+			t.Fatalf("got %d pending in the spool; want 1", len(st.Pending))
+		}
+		tool := strings.ToLower(st.Pending[0].ToolName)
+		write(t, filepath.Join(hooksOut, "pretooluse_"+tool+".json"), norm(string(st.Pending[0].Raw)))
+		write(t, filepath.Join(hooksOut, "sessionstart.json"), norm(rawOf(t, spoolDir, names, claude.HookSessionStart)))
+		write(t, filepath.Join(hooksOut, "userpromptsubmit.json"), norm(rawOf(t, spoolDir, names, claude.HookUserPromptSubmit)))
+	case "single_answered":
+		write(t, filepath.Join(hooksOut, "posttooluse_askuserquestion.json"), norm(rawOf(t, spoolDir, names, claude.HookPostToolUse)))
+		write(t, filepath.Join(hooksOut, "stop.json"), norm(rawOf(t, spoolDir, names, claude.HookStop)))
+	case "permission_pending":
+		// The permission prompt's notification comes a few seconds after
+		// the prompt shows.
+		Poll(t, 30*time.Second, "the permission Notification", func() bool {
+			st, _ := spool.Refresh()
+			return st.LastNotification != nil
+		})
+		st, _ = spool.Refresh()
+		write(t, filepath.Join(hooksOut, "notification_permission.json"), norm(string(st.LastNotification.Raw)))
+	}
+}
+
+// spoolOrder sorts spool names by their time field.
+func spoolOrder(name string) string {
+	parts := strings.Split(name, ".")
+	if len(parts) < 3 {
+		return name
+	}
+	return parts[1] + "." + parts[2] + "." + parts[0]
+}
+
+func rawOf(t *testing.T, dir string, names []string, event string) string {
+	t.Helper()
+	for _, n := range names {
+		if strings.HasPrefix(n, event+".") {
+			b, err := os.ReadFile(filepath.Join(dir, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+	}
+	t.Fatalf("no %s payload in the spool", event)
+	return ""
+}
+
+// normalizer replaces the random temp paths of a capture with fixed ones
+// of the same shape, so re-captures diff cleanly. Ids and timestamps stay
+// as the CLI wrote them.
+func normalizer(r *Rig, runDir string) func(string) string {
+	home, work := r.Home, r.Work
+	slug := regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(work, "-")
+	rep := strings.NewReplacer(
+		work, "/tmp/lab/work",
+		home, "/tmp/lab/home",
+		runDir, "/tmp/lab/run",
+		slug, "-tmp-lab-work",
+		r.API.URL(), "http://127.0.0.1:8765",
+	)
+	return rep.Replace
+}
+
+func write(t *testing.T, path, s string) {
+	t.Helper()
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
