@@ -1,0 +1,137 @@
+package claude
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// PermissionModes are the values `claude --permission-mode` accepts. On
+// 2.1.328 its --help lists acceptEdits, auto, bypassPermissions, manual,
+// dontAsk and plan; "default" is not listed but still accepted (it is the
+// older name of manual).
+var PermissionModes = []string{"acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan", "default"}
+
+// ValidPermissionMode reports whether mode is one of PermissionModes.
+func ValidPermissionMode(mode string) bool {
+	for _, m := range PermissionModes {
+		if m == mode {
+			return true
+		}
+	}
+	return false
+}
+
+// modelRE accepts model aliases and full names ("opus", "claude-opus-4-1",
+// "claude-sonnet-4-5[1m]", "us.anthropic.claude…:0"), never anything
+// that could read as a flag.
+var modelRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@\[\]-]{0,127}$`)
+
+// ValidModel reports whether model is acceptable for --model.
+func ValidModel(model string) bool { return modelRE.MatchString(model) }
+
+// SpawnOptions describe one interactive CLI process.
+type SpawnOptions struct {
+	Bin            string // the claude binary
+	Settings       string // --settings file (the run's hooks)
+	Model          string // --model, optional
+	PermissionMode string // --permission-mode, optional
+	Prompt         string // the first prompt, optional
+}
+
+// SpawnArgv is the command line for o. The prompt goes after "--" so a
+// prompt starting with "-" is never taken for a flag.
+func SpawnArgv(o SpawnOptions) []string {
+	argv := []string{o.Bin}
+	if o.Settings != "" {
+		argv = append(argv, "--settings", o.Settings)
+	}
+	if o.Model != "" {
+		argv = append(argv, "--model", o.Model)
+	}
+	if o.PermissionMode != "" {
+		argv = append(argv, "--permission-mode", o.PermissionMode)
+	}
+	if o.Prompt != "" {
+		argv = append(argv, "--", o.Prompt)
+	}
+	return argv
+}
+
+// ResolveBin finds the claude binary: a path with a slash must exist and
+// be executable; a bare name is looked up in PATH.
+func ResolveBin(bin string) (string, error) {
+	if bin == "" {
+		bin = "claude"
+	}
+	if !strings.Contains(bin, "/") {
+		p, err := exec.LookPath(bin)
+		if err != nil {
+			return "", fmt.Errorf("%q not found in PATH", bin)
+		}
+		return p, nil
+	}
+	fi, err := os.Stat(bin)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", bin, errors.Unwrap(err))
+	}
+	if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+		return "", fmt.Errorf("%s is not an executable file", bin)
+	}
+	return bin, nil
+}
+
+// versionRE finds the version in `claude --version` output
+// ("2.1.328 (Claude Code)").
+var versionRE = regexp.MustCompile(`\b(\d+\.\d+\.\d+)\b`)
+
+// versionCache remembers CLIVersion per binary, keyed by path, size and
+// mtime so an upgrade in place is noticed.
+var versionCache sync.Map // versionKey -> string
+
+type versionKey struct {
+	path  string
+	size  int64
+	mtime time.Time
+}
+
+// CLIVersion runs `bin --version` and returns the version number, e.g.
+// "2.1.328". Results are cached per binary file.
+func CLIVersion(ctx context.Context, bin string) (string, error) {
+	fi, err := os.Stat(bin)
+	if err != nil {
+		return "", err
+	}
+	key := versionKey{bin, fi.Size(), fi.ModTime()}
+	if v, ok := versionCache.Load(key); ok {
+		return v.(string), nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--version")
+	// No HOME-dependent state is needed for --version; keep it from
+	// touching anything by pointing it at an empty temp HOME.
+	home, err := os.MkdirTemp("", "lab-version-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(home)
+	cmd.Env = append(os.Environ(), "HOME="+home, "DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("%s --version: %w", bin, err)
+	}
+	m := versionRE.FindSubmatch(out)
+	if m == nil {
+		return "", fmt.Errorf("%s --version printed %q, no version number", bin, strings.TrimSpace(string(out)))
+	}
+	v := string(m[1])
+	versionCache.Store(key, v)
+	return v, nil
+}

@@ -1,0 +1,92 @@
+package claude
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSpawnArgv(t *testing.T) {
+	cases := []struct {
+		name string
+		o    SpawnOptions
+		want string
+	}{
+		{"bare", SpawnOptions{Bin: "/b/claude", Settings: "/r/settings.json"}, "/b/claude --settings /r/settings.json"},
+		{"everything", SpawnOptions{Bin: "claude", Settings: "/s", Model: "opus", PermissionMode: "plan", Prompt: "hi there"},
+			"claude --settings /s --model opus --permission-mode plan -- hi there"},
+		{"dash prompt stays a prompt", SpawnOptions{Bin: "claude", Prompt: "--help me"}, "claude -- --help me"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := strings.Join(SpawnArgv(c.o), " "); got != c.want {
+				t.Fatalf("got %q; want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestValidPermissionModeAndModel(t *testing.T) {
+	for _, m := range []string{"acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan", "default"} {
+		if !ValidPermissionMode(m) {
+			t.Errorf("mode %q rejected; want accepted", m)
+		}
+	}
+	for _, m := range []string{"", "Plan", "yolo", "plan "} {
+		if ValidPermissionMode(m) {
+			t.Errorf("mode %q accepted; want rejected", m)
+		}
+	}
+	for _, m := range []string{"opus", "claude-opus-4-1", "claude-sonnet-4-5[1m]", "us.anthropic.claude-3:0"} {
+		if !ValidModel(m) {
+			t.Errorf("model %q rejected; want accepted", m)
+		}
+	}
+	for _, m := range []string{"", "-x", "--dangerously-skip-permissions", "a b", "opus\n", strings.Repeat("a", 200)} {
+		if ValidModel(m) {
+			t.Errorf("model %q accepted; want rejected", m)
+		}
+	}
+}
+
+func TestResolveBin(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "claude")
+	os.WriteFile(exe, []byte("#!/bin/sh\necho '9.8.7 (Claude Code)'\n"), 0o755)
+	plain := filepath.Join(dir, "plain")
+	os.WriteFile(plain, []byte("x"), 0o644)
+	if got, err := ResolveBin(exe); err != nil || got != exe {
+		t.Fatalf("got %q, %v; want %q", got, err, exe)
+	}
+	for _, bad := range []string{filepath.Join(dir, "missing"), plain, dir, "no-such-claude-binary-anywhere"} {
+		if _, err := ResolveBin(bad); err == nil {
+			t.Errorf("ResolveBin(%q) succeeded; want an error", bad)
+		}
+	}
+	t.Setenv("PATH", dir)
+	if got, err := ResolveBin("claude"); err != nil || got != exe {
+		t.Fatalf("PATH lookup got %q, %v; want %q", got, err, exe)
+	}
+}
+
+func TestCLIVersionParsesAndCaches(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "claude")
+	counter := filepath.Join(dir, "count")
+	os.WriteFile(exe, []byte("#!/bin/sh\necho x >> '"+counter+"'\necho '9.8.7 (Claude Code)'\n"), 0o755)
+	for i := 0; i < 3; i++ {
+		v, err := CLIVersion(t.Context(), exe)
+		if err != nil || v != "9.8.7" {
+			t.Fatalf("got %q, %v; want 9.8.7", v, err)
+		}
+	}
+	if b, _ := os.ReadFile(counter); strings.Count(string(b), "x") != 1 {
+		t.Fatalf("binary ran %d times; want once (cached)", strings.Count(string(b), "x"))
+	}
+	bad := filepath.Join(dir, "bad")
+	os.WriteFile(bad, []byte("#!/bin/sh\necho nothing here\n"), 0o755)
+	if _, err := CLIVersion(t.Context(), bad); err == nil {
+		t.Fatal("got no error for output without a version; want one")
+	}
+}
