@@ -13,7 +13,7 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     assetsDir: "assets",
-    sourcemap: false,
+    sourcemap: false, minify: process.env.NOMINIFY ? false : "oxc",
   },
   server: {
     proxy: {

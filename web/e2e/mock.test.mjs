@@ -265,3 +265,34 @@ describe("history and safety", () => {
     assert.deepEqual(seen.dialogs, []);
   });
 });
+
+describe("long sessions (measured, not asserted on time)", () => {
+  test("10,000 messages: latest window, then scroll to the top", async () => {
+    await mock.control("reset");
+    await page.goto(mock.url + "/");
+    await page.evaluate(() => {
+      window.__long = [];
+      new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration))).observe({ type: "longtask" });
+    });
+    const t0 = Date.now();
+    await page.locator('[data-run="r-long"]').click();
+    await chat().locator("[data-seq]").first().waitFor();
+    const openMs = Date.now() - t0;
+    const t1 = Date.now();
+    await poll(
+      async () => {
+        await chat().evaluate((el) => el.scrollTo(0, 0));
+        return (await chat().locator('[data-seq="1"]').count()) === 1;
+      },
+      { timeout: 120000, interval: 50, what: "seq 1" },
+    );
+    const topMs = Date.now() - t1;
+    const long = await page.evaluate(() => window.__long);
+    const rows = await chat().locator("[data-seq]").count();
+    console.log(`# mock 10k: latest window ${openMs} ms; to seq 1 ${topMs} ms; ${rows} rows; long tasks ${long.length}, max ${Math.round(Math.max(0, ...long))} ms`);
+    assert.equal(rows, 10000);
+    // Scrolling back down still works and the reader is not yanked.
+    await chat().evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await poll(async () => (await chat().evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)) < 50, { what: "back at bottom" });
+  });
+});

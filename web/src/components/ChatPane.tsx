@@ -124,9 +124,12 @@ export function ChatPane(props: PaneProps) {
     if (w.hasMoreBefore && !props.conv.loadingOlder() && pane.scrollHeight <= pane.clientHeight + 8) void loadOlder();
   }
 
+  let anchorFrame = 0;
   function onScroll() {
     if (programmatic > 0) return;
-    recordAnchor();
+    // Reading layout on every scroll event would force it many times a
+    // frame; once per frame is enough to know the reader's top row.
+    if (!anchorFrame) anchorFrame = requestAnimationFrame(() => ((anchorFrame = 0), recordAnchor()));
     const bottom = atBottom(pane.scrollTop, pane.clientHeight, pane.scrollHeight);
     scroll = afterUserScroll(scroll, bottom);
     setFollowing(scroll.following);

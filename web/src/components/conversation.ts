@@ -4,17 +4,29 @@
 // refetch); this file only sequences requests and holds signals.
 
 import { createSignal, onCleanup } from "solid-js";
-import type { Dialog, Page, State, WindowQuery } from "../api";
+import type { Dialog, Message, Page, State, WindowQuery } from "../api";
 import { subscribe } from "../events";
+import { prerenderMarkdown } from "../lib/markdown";
 import { emptyWindow, firstSeq, lastSeq, mergeWindow, type Window } from "../lib/merge";
 import { idle, nextFetch, noteChange, noteReconnect, type Plan } from "../lib/refetch";
 
 /** Window sizes: the latest window opens the chat, older ones page back. */
 export const latestLimit = 100;
-export const olderLimit = 200;
+export const olderLimit = 150;
 export const afterLimit = 500;
 const debounceMs = 150;
 const safetyPollMs = 20000;
+
+/** warm renders a window's markdown in one sanitizer pass before it shows. */
+function warm(msgs: readonly Message[], pending?: Dialog | null): void {
+  const srcs: string[] = [];
+  for (const m of msgs) {
+    if (m.kind === "text" && m.role !== "user" && m.text) srcs.push(m.text);
+    else if (m.kind === "dialog" && m.dialog?.plan) srcs.push(m.dialog.plan);
+  }
+  if (pending?.plan) srcs.push(pending.plan);
+  prerenderMarkdown(srcs);
+}
 
 export interface Source {
   fetch(q: WindowQuery): Promise<Page>;
@@ -41,6 +53,7 @@ export function createConversation(src: Source) {
 
   function apply(page: Page, replace: boolean) {
     const msgs = page.messages ?? [];
+    warm(msgs, page.pending_dialog);
     if (replace) setWin(msgs.length ? { messages: msgs, hasMoreBefore: page.has_more_before } : emptyWindow);
     else setWin((w) => mergeWindow(w, msgs, page.has_more_before));
     transcript = page.transcript_id;
@@ -100,6 +113,7 @@ export function createConversation(src: Source) {
         void refresh();
         return false;
       }
+      warm(page.messages ?? []);
       setWin((cur) => mergeWindow(cur, page.messages ?? [], page.has_more_before));
       return true;
     } catch (e) {

@@ -65,3 +65,29 @@ describe("renderMarkdown", () => {
     expect(escapeHTML(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
   });
 });
+
+describe("prerenderMarkdown", () => {
+  it("gives the same result as one-by-one rendering, and stays inert", async () => {
+    const { prerenderMarkdown: pre } = await import("./markdown");
+    const srcs = [
+      "# A\n\n- x\n- y",
+      "text </section><script>window.__xss=1</script><section>",
+      "<img src=x onerror=alert(1)> and **bold**",
+      "[a](javascript:alert(1)) `code`",
+      "| a | b |\n|---|---|\n| 1 | 2 |",
+      "unclosed <section><div> tags",
+    ].map((s, i) => `m${i}-batch\n\n` + s);
+    pre(srcs);
+    const batched = srcs.map((s) => renderMarkdown(s)); // cache hits now
+    const { Marked } = await import("marked");
+    expect(Marked).toBeTruthy();
+    for (const [i, html] of batched.entries()) {
+      const box = document.createElement("div");
+      box.innerHTML = html;
+      expect(box.querySelectorAll("script, img, section, div").length, `#${i}: ${html}`).toBe(0);
+      expect(html, `#${i}`).toContain(`m${i}-batch`);
+    }
+    expect(batched[0]).toContain("<h1>A</h1>");
+    expect(batched[4]).toContain("<table>");
+  });
+});

@@ -61,6 +61,28 @@ export function escapeHTML(s: string): string {
 const cache = new Map<string, string>();
 const cacheMax = 3000;
 
+function sanitize(html: string): string {
+  return purifier().sanitize(html, {
+    ALLOWED_TAGS: allowedTags,
+    ALLOWED_ATTR: allowedAttrs,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+  });
+}
+
+function parse(src: string): string {
+  try {
+    return md.parse(src) as string;
+  } catch {
+    return "<pre>" + escapeHTML(src) + "</pre>";
+  }
+}
+
+function remember(src: string, clean: string): void {
+  if (cache.size >= cacheMax) cache.delete(cache.keys().next().value as string);
+  cache.set(src, clean);
+}
+
 /**
  * renderMarkdown turns untrusted markdown into sanitized HTML. Results are
  * memoized (bounded), because the same message text is rendered again
@@ -69,19 +91,38 @@ const cacheMax = 3000;
 export function renderMarkdown(src: string): string {
   const hit = cache.get(src);
   if (hit !== undefined) return hit;
-  let html: string;
-  try {
-    html = md.parse(src) as string;
-  } catch {
-    html = "<pre>" + escapeHTML(src) + "</pre>";
+  const clean = sanitize(parse(src));
+  remember(src, clean);
+  return clean;
+}
+
+/**
+ * prerenderMarkdown renders many texts with one sanitizer pass, filling the
+ * cache renderMarkdown reads. Most of DOMPurify's cost per call is setting
+ * up a document to parse into, so a window of hundreds of messages is far
+ * cheaper sanitized as one: each text is wrapped in its own <section>, the
+ * sections are sanitized together (a section cannot be closed early from
+ * inside, as the parser balances each one), then split apart again.
+ */
+export function prerenderMarkdown(srcs: readonly string[]): void {
+  const todo = [...new Set(srcs.filter((s) => s !== "" && !cache.has(s)))];
+  if (todo.length < 2) {
+    todo.forEach(renderMarkdown);
+    return;
   }
-  const clean = purifier().sanitize(html, {
-    ALLOWED_TAGS: allowedTags,
+  const joined = todo.map((s) => "<section>" + parse(s) + "</section>").join("");
+  const frag = purifier().sanitize(joined, {
+    ALLOWED_TAGS: [...allowedTags, "section"],
     ALLOWED_ATTR: allowedAttrs,
     ALLOW_DATA_ATTR: false,
     ALLOW_ARIA_ATTR: false,
+    RETURN_DOM_FRAGMENT: true,
   });
-  if (cache.size >= cacheMax) cache.delete(cache.keys().next().value as string);
-  cache.set(src, clean);
-  return clean;
+  const sections = [...frag.childNodes].filter((n): n is HTMLElement => n.nodeName === "SECTION");
+  if (sections.length !== todo.length) {
+    // The structure did not survive as expected: fall back to one by one.
+    todo.forEach(renderMarkdown);
+    return;
+  }
+  sections.forEach((sec, i) => remember(todo[i]!, sec.innerHTML));
 }

@@ -1,0 +1,114 @@
+// Starting the real lab server for the end-to-end suite: a given binary,
+// a private temp HOME (so the CLI's ~/.claude, its transcripts and history
+// are the test's own), a temp state dir, a free loopback port. The command
+// line is a template so it can follow cmd/lab's flags without code edits:
+//
+//   LAB_BIN        the lab binary, built with the web app (`make web build`)
+//   LAB_E2E_ARGS   argument template, default "demo --addr {addr} --state {state}"
+//                  ({addr} = 127.0.0.1:PORT, {state} = the state dir, {home} = HOME)
+//
+// The server gets HOME, LAB_ADDR, LAB_STATE_DIR and LAB_CLAUDE_BIN in its
+// environment too. The suite reads the one-time setup token from the
+// server's output (a line containing "setup_token=<token>" or
+// "setup token: <token>") and waits for GET /healthz to answer 200.
+
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { poll } from "./util.mjs";
+
+export function freePort() {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once("error", fail);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
+}
+
+const tokenPatterns = [/setup_token=([A-Za-z0-9_\-.~%]+)/, /setup[ -]token\W+([A-Za-z0-9_\-]{8,})/i];
+
+export async function startLab() {
+  const bin = process.env.LAB_BIN;
+  if (!bin || !existsSync(bin)) {
+    throw new Error(`LAB_BIN must name the lab binary built with the web app (got ${JSON.stringify(bin)}); run \`make web build\` and set LAB_BIN=$(pwd)/bin/lab`);
+  }
+  const root = mkdtempSync(join(tmpdir(), "lab-e2e-"));
+  const home = join(root, "home");
+  const state = join(root, "state");
+  const work = join(root, "work");
+  for (const d of [home, state, work]) mkdirSync(d, { recursive: true });
+  const port = await freePort();
+  const addr = `127.0.0.1:${port}`;
+  const template = process.env.LAB_E2E_ARGS ?? "demo --addr {addr} --state {state}";
+  const args = template
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((a) => a.replaceAll("{addr}", addr).replaceAll("{state}", state).replaceAll("{home}", home));
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    LAB_ADDR: addr,
+    LAB_STATE_DIR: state,
+    TMPDIR: process.env.TMPDIR ?? "/tmp",
+    LANG: "C.UTF-8",
+  };
+  if (process.env.LAB_CLAUDE_BIN) env.LAB_CLAUDE_BIN = process.env.LAB_CLAUDE_BIN;
+  const child = spawn(bin, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: false });
+  let out = "";
+  const onData = (b) => {
+    out += b.toString();
+    if (process.env.E2E_VERBOSE) process.stderr.write("[lab] " + b.toString());
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  let exited = null;
+  child.on("exit", (code, sig) => (exited = { code, sig }));
+
+  const url = `http://${addr}`;
+  const fail = (what) => new Error(`${what}\nlab ${args.join(" ")} said:\n${out.slice(-4000)}`);
+  try {
+    await poll(
+      async () => {
+        if (exited) throw fail(`lab exited early (${JSON.stringify(exited)})`);
+        const r = await fetch(url + "/healthz").catch(() => null);
+        return r?.ok;
+      },
+      { timeout: 60000, interval: 200, what: "lab /healthz" },
+    );
+  } catch (e) {
+    child.kill("SIGKILL");
+    throw e.message.includes("said:") ? e : fail(e.message);
+  }
+  const setupToken = () => {
+    for (const re of tokenPatterns) {
+      const m = out.match(re);
+      if (m) return decodeURIComponent(m[1]);
+    }
+    return "";
+  };
+  return {
+    url,
+    home,
+    state,
+    work,
+    root,
+    log: () => out,
+    async setupToken() {
+      return poll(() => setupToken(), { timeout: 20000, what: "a setup token in lab's output" }).catch(() => {
+        throw fail("no setup token in lab's output");
+      });
+    },
+    async stop() {
+      if (!exited) {
+        child.kill("SIGTERM");
+        await poll(() => exited, { timeout: 15000, what: "lab to exit" }).catch(() => child.kill("SIGKILL"));
+      }
+      if (!process.env.E2E_KEEP) rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

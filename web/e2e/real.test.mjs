@@ -1,0 +1,219 @@
+// End-to-end: the web app in headless Chromium against the real lab server
+// running real Claude Code CLI runs in tmux, driven by the scripted model
+// (fakeclaudeapi; a "lab:<scenario>" keyword in the prompt picks the
+// script). Every answer shape goes through the UI and must come back as the
+// answered Q→A summary read from the transcript. Screenshots at 390×844
+// land in docs/screenshots/. See lib/lab.mjs for what the server must offer.
+//
+//   make web build && LAB_BIN=$PWD/bin/lab npm --prefix web run e2e
+
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { launch, watch } from "./lib/browser.mjs";
+import { startLab } from "./lib/lab.mjs";
+import { longTranscript, xssTranscript } from "./lib/transcript.mjs";
+import { poll, shot } from "./lib/util.mjs";
+
+const password = "correct horse battery staple";
+const slow = { timeout: 90000 };
+let lab, browser, page, seen;
+
+before(async () => {
+  lab = await startLab();
+  browser = await launch();
+  page = await browser.page();
+  page.setDefaultTimeout(60000);
+  seen = watch(page);
+});
+after(async () => {
+  await browser?.close();
+  await lab?.stop();
+});
+
+const chat = () => page.locator('[data-testid="chat"]');
+
+/** startRun fills the New run form and waits for the chat. */
+async function startRun(name, prompt, mode = "") {
+  const cwd = join(lab.work, name);
+  mkdirSync(cwd, { recursive: true });
+  await page.goto(lab.url + "/new");
+  await page.locator('input[name="cwd"]').fill(cwd);
+  await page.locator('textarea[name="prompt"]').fill(prompt);
+  if (mode) await page.locator('select[name="permission_mode"]').selectOption(mode);
+  await page.getByRole("button", { name: "Start" }).click();
+  await page.waitForURL(/\/runs\//);
+  return cwd;
+}
+
+/** pendingCard waits for the card and checks it is placed once, in the stream. */
+async function pendingCard() {
+  const card = page.locator("[data-card]");
+  await card.waitFor(slow);
+  const id = await card.getAttribute("data-card");
+  assert.equal(await page.locator(`[data-card="${id}"]`).count(), 1, "card rendered twice");
+  assert.equal(await page.locator(`[data-tool-id="${id}"]`).count(), 0, "the pending dialog also rendered as a summary");
+  // Inline: inside the chat pane's stream, after the prompt, not in the composer.
+  const where = await page.evaluate((tid) => {
+    const el = document.querySelector(`[data-card="${tid}"]`);
+    const rows = [...document.querySelectorAll('[data-testid="chat"] [data-seq], [data-testid="chat"] [data-card-row]')];
+    return { inChat: !!el.closest('[data-testid="chat"]'), index: rows.findIndex((r) => r.contains(el)), rows: rows.length };
+  }, id);
+  assert.ok(where.inChat && where.index > 0, `card not inline in the stream: ${JSON.stringify(where)}`);
+  await page.locator('[data-composer="waiting"]').waitFor();
+  assert.equal(await page.locator('textarea[name="reply"]').count(), 0, "composer textarea shown while a dialog is pending");
+  return { card, id };
+}
+
+/** answered waits for the summary that replaces the card, and the composer's return. */
+async function answered(id) {
+  const summary = page.locator(`[data-tool-id="${id}"]`);
+  await summary.waitFor(slow);
+  await poll(async () => (await page.locator(`[data-card="${id}"]`).count()) === 0, { ...slow, what: "card gone" });
+  await page.locator('textarea[name="reply"]').waitFor(slow);
+  return summary;
+}
+
+describe("first run", () => {
+  test("setup with the token from the log, then the runs list", async () => {
+    const token = await lab.setupToken();
+    await page.goto(lab.url + "/");
+    await page.locator('input[name="setup_token"]').fill(token);
+    await page.locator('input[name="password"]').fill(password);
+    await page.locator('input[name="confirm"]').fill(password);
+    await page.getByRole("button", { name: "Set password" }).click();
+    await page.getByRole("heading", { name: "Runs" }).waitFor();
+  });
+});
+
+describe("answering every shape through the UI", () => {
+  test("single-select: tap an option", async () => {
+    await startRun("single", "lab:single pick a database");
+    const { card, id } = await pendingCard();
+    await shot(page, "pending-card");
+    await page.locator(".composer").scrollIntoViewIfNeeded();
+    await shot(page, "collapsed-composer");
+    await card.locator('[data-option="0"]').click();
+    const s = await answered(id);
+    assert.match(await s.innerText(), /→\s*SQLite/);
+  });
+
+  test("single-select: Other free text", async () => {
+    await startRun("other", "lab:single pick a database");
+    const { card, id } = await pendingCard();
+    await card.locator('[data-option="other"]').click();
+    await card.locator("textarea").fill("DuckDB please");
+    await card.getByRole("button", { name: "Send" }).click();
+    const s = await answered(id);
+    assert.match(await s.innerText(), /DuckDB please/);
+  });
+
+  test("multi-select: checkboxes and submit", async () => {
+    await startRun("multi", "lab:multi toppings");
+    const { card, id } = await pendingCard();
+    await card.locator('[data-option="1"]').click();
+    await card.locator('[data-option="0"]').click();
+    await card.getByRole("button", { name: "Submit" }).click();
+    const s = await answered(id);
+    assert.match(await s.innerText(), /Olives, Cheese/);
+  });
+
+  test("multi-question form: steps, review, submit", async () => {
+    await startRun("form", "lab:form3 preferences");
+    const { card, id } = await pendingCard();
+    await card.locator('[data-option="1"]').click(); // Color: second option, advances
+    await card.locator('[data-option="0"]').click(); // Size: toggle first
+    await card.getByRole("button", { name: "Next" }).click();
+    await card.locator('[data-option="0"]').click(); // Crust: first, advances to review
+    await card.locator(".review").waitFor();
+    await card.getByRole("button", { name: "Submit answers" }).click();
+    const s = await answered(id);
+    assert.equal(await s.locator(".qa").count(), 3, "one line per question");
+    await s.scrollIntoViewIfNeeded();
+    await shot(page, "answered-form");
+  });
+
+  test("plan: shown in full, approved", async () => {
+    await startRun("plan", "lab:plan make a plan", "plan");
+    const { card, id } = await pendingCard();
+    const plan = await card.locator(".plan").innerText();
+    assert.ok(plan.length > 40, `plan text too short: ${plan}`);
+    await shot(page, "plan");
+    await card.locator('[data-row="0"]').click();
+    const s = await answered(id);
+    await s.locator(".marker.approved").waitFor();
+  });
+
+  test("plan: rejected with feedback", async () => {
+    await startRun("plan-reject", "lab:plan make a plan", "plan");
+    const { card, id } = await pendingCard();
+    await card.locator("textarea").fill("Split it into smaller steps.");
+    await card.getByRole("button", { name: "Reject with feedback" }).click();
+    const s = page.locator(`[data-tool-id="${id}"]`);
+    await s.locator(".marker.rejected").waitFor(slow);
+    assert.match(await s.innerText(), /Split it into smaller steps\./);
+  });
+});
+
+describe("history", () => {
+  test("search opens a read-only chat with the answered summary", async () => {
+    await page.goto(lab.url + "/history");
+    await page.locator('input[name="q"]').fill("single");
+    await page.locator("[data-session]").first().waitFor();
+    await page.locator("[data-session]").first().click();
+    await chat().locator("[data-tool-id]").first().waitFor(slow);
+    assert.match(await chat().locator("[data-tool-id]").first().innerText(), /→/);
+    assert.equal(await page.locator('[data-composer="readonly"]').count(), 1);
+    assert.equal(await page.locator('textarea[name="reply"]').count(), 0);
+  });
+
+  test("script payloads in a transcript stay inert", async () => {
+    const cwd = join(lab.work, "xss-project");
+    mkdirSync(cwd, { recursive: true });
+    const t = xssTranscript(cwd);
+    t.write(lab.home);
+    await page.goto(lab.url + "/history");
+    await page.locator('input[name="q"]').fill("xss-project");
+    await page.locator(`[data-session="${t.sessionId}"]`).click();
+    await chat().locator(".chip-tool").waitFor(slow);
+    await page.locator(".chip-tool summary").click();
+    await page.waitForTimeout(500);
+    assert.equal(await page.evaluate(() => window.__xss ?? null), null, "a payload ran");
+    assert.equal(await chat().locator("script, img, iframe, svg").count(), 0, "a dangerous element was created");
+    assert.match(await page.locator(".chip-tool pre").innerText(), /<script>window\.__xss='output'<\/script>/, "tool output not shown as text");
+    assert.deepEqual(seen.dialogs, [], "a dialog opened");
+  });
+
+  test("a 10,000-message session: latest window, then scroll to its top (measured)", async () => {
+    const cwd = join(lab.work, "long-project");
+    mkdirSync(cwd, { recursive: true });
+    const t = longTranscript(cwd, 10000);
+    t.write(lab.home);
+    await page.goto(lab.url + "/history");
+    await page.locator('input[name="q"]').fill("long-project");
+    const row = page.locator(`[data-session="${t.sessionId}"]`);
+    await row.waitFor(slow);
+    await page.evaluate(() => {
+      window.__long = [];
+      new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__long.push(e.duration))).observe({ type: "longtask", buffered: false });
+    });
+    const t0 = Date.now();
+    await row.click();
+    await chat().locator("[data-seq]").first().waitFor(slow);
+    const openMs = Date.now() - t0;
+    const t1 = Date.now();
+    await poll(
+      async () => {
+        await chat().evaluate((el) => el.scrollTo(0, 0));
+        return (await chat().locator('[data-seq="1"]').count()) === 1;
+      },
+      { timeout: 120000, interval: 50, what: "seq 1 after scrolling up" },
+    );
+    const topMs = Date.now() - t1;
+    const long = await page.evaluate(() => window.__long);
+    const rows = await chat().locator("[data-seq]").count();
+    console.log(`# 10k session: latest window in ${openMs} ms; scrolled to seq 1 in ${topMs} ms; ${rows} rows; long tasks: ${long.length}, max ${Math.round(Math.max(0, ...long))} ms`);
+    assert.ok(rows > 9000, `rows rendered: ${rows}`);
+  });
+});
