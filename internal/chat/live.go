@@ -51,10 +51,10 @@ type live struct {
 // livePoll is the fallback poll interval when file notifications fail.
 const livePoll = time.Second
 
-func newLive(runID, spoolDir string, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger) *live {
-	l := &live{runID: runID, spool: claude.OpenSpool(spoolDir), pub: pub, log: log, intents: intents, state: conv.StateIdle}
+func newLive(runID string, sp *claude.Spool, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger) *live {
+	l := &live{runID: runID, spool: sp, pub: pub, log: log, intents: intents, state: conv.StateIdle}
 	l.tail = newTailer(l.refresh, livePoll, log)
-	l.tail.watch(spoolDir)
+	l.tail.watch(sp.Dir())
 	return l
 }
 

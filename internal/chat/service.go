@@ -23,8 +23,9 @@ type Runner interface {
 	Stop(ctx context.Context, id string) error
 	// Sweep marks ended the runs whose process is gone and returns their ids.
 	Sweep(ctx context.Context) ([]string, error)
-	// SpoolDir is the run's hook spool folder.
-	SpoolDir(id string) string
+	// Spool returns the reader of the run's hook spool, shared by everyone
+	// who reads it so retirements stick.
+	Spool(ctx context.Context, id string) (*claude.Spool, error)
 	// Pane returns the run's terminal for keystrokes.
 	Pane(id string) Pane
 }
@@ -120,15 +121,18 @@ func (s *Service) Close() {
 	}
 }
 
-func (s *Service) follow(r conv.Run) *live {
+func (s *Service) follow(r conv.Run) {
+	sp, err := s.runs.Spool(context.Background(), r.ID)
+	if err != nil {
+		s.log.Warn("follow run", "run", r.ID, "err", err)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if l, ok := s.lives[r.ID]; ok {
-		return l
+	if _, ok := s.lives[r.ID]; ok {
+		return
 	}
-	l := newLive(r.ID, s.runs.SpoolDir(r.ID), s.intents, s.pub, s.log)
-	s.lives[r.ID] = l
-	return l
+	s.lives[r.ID] = newLive(r.ID, sp, s.intents, s.pub, s.log)
 }
 
 func (s *Service) unfollow(id string) {
@@ -261,8 +265,10 @@ func (s *Service) Messages(ctx context.Context, id string, q conv.Query) (conv.P
 	}
 	path := r.TranscriptPath
 	if path == "" {
-		st, _ := claude.OpenSpool(s.runs.SpoolDir(id)).Refresh()
-		path = st.TranscriptPath
+		if sp, err := s.runs.Spool(ctx, id); err == nil {
+			st, _ := sp.Refresh()
+			path = st.TranscriptPath
+		}
 	}
 	if path == "" {
 		return conv.Page{State: r.State, Messages: []conv.Message{}}, nil

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/claude"
 	"lab/internal/conv"
 	"lab/internal/httpapi"
 	"lab/internal/store"
@@ -96,7 +97,10 @@ func (r *stubRunner) Sweep(ctx context.Context) ([]string, error) {
 }
 
 func (r *stubRunner) SpoolDir(id string) string { return filepath.Join(r.dir, id, "spool") }
-func (r *stubRunner) Pane(id string) Pane       { return nil }
+func (r *stubRunner) Spool(ctx context.Context, id string) (*claude.Spool, error) {
+	return claude.OpenSpool(r.SpoolDir(id)), nil
+}
+func (r *stubRunner) Pane(id string) Pane { return nil }
 
 // spoolEvent writes a hook payload the way the hook command does.
 func spoolEvent(t testing.TB, dir, event string, payload map[string]any) {
