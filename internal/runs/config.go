@@ -1,0 +1,101 @@
+package runs
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Config says where runs live and how the CLI is started. Every field is
+// injectable so tests (and `lab demo`) can point runs at a scripted model,
+// an isolated HOME and a private tmux socket.
+type Config struct {
+	// StateDir holds the per-run files (runs/<id>/settings.json and
+	// spool/). Default: $XDG_STATE_HOME/lab, else <Home>/.local/state/lab.
+	StateDir string
+	// ClaudeBin is the CLI binary: a path, or a name looked up in PATH.
+	// Default "claude".
+	ClaudeBin string
+	// ExtraEnv is added to the CLI's environment (e.g. ANTHROPIC_BASE_URL).
+	// A HOME here also becomes the CLI's home for trust and the registry.
+	ExtraEnv map[string]string
+	// TmuxSocket is lab's private tmux socket. Default <StateDir>/tmux.sock.
+	TmuxSocket string
+	// SeedTrust marks each run's cwd as a trusted folder in the CLI's
+	// ~/.claude.json before starting it, so the run does not stop at the
+	// trust screen. DefaultConfig turns it on.
+	SeedTrust bool
+	// Home is the operator's home: where ~/.claude.json and the CLI's
+	// session registry live (unless ExtraEnv sets HOME). Default: the
+	// current user's home.
+	Home string
+	// Width and Height size the run's pane. Default 120x45, the geometry
+	// the answer recipes were measured in.
+	Width, Height int
+	// OnChange, when set, is called (without locks held) with the id of a
+	// run that started, stopped or was found ended.
+	OnChange func(runID string)
+	Logger   *slog.Logger
+	Now      func() time.Time
+}
+
+// DefaultConfig is the configuration for the current user with trust
+// seeding on.
+func DefaultConfig() Config { return Config{SeedTrust: true} }
+
+// maxSocketPath keeps the socket within sockaddr_un's 108 bytes.
+const maxSocketPath = 100
+
+// withDefaults fills the zero fields.
+func (c Config) withDefaults() (Config, error) {
+	if c.Home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return c, fmt.Errorf("runs: no home directory: %w", err)
+		}
+		c.Home = h
+	}
+	if c.StateDir == "" {
+		if x := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(x) {
+			c.StateDir = filepath.Join(x, "lab")
+		} else {
+			c.StateDir = filepath.Join(c.Home, ".local", "state", "lab")
+		}
+	}
+	if !filepath.IsAbs(c.StateDir) {
+		return c, fmt.Errorf("runs: state dir %q is not absolute", c.StateDir)
+	}
+	if c.ClaudeBin == "" {
+		c.ClaudeBin = "claude"
+	}
+	if c.TmuxSocket == "" {
+		c.TmuxSocket = filepath.Join(c.StateDir, "tmux.sock")
+	}
+	if len(c.TmuxSocket) > maxSocketPath {
+		return c, errors.New("runs: tmux socket path " + c.TmuxSocket + " is too long for a unix socket; configure a shorter one")
+	}
+	if c.Width <= 0 {
+		c.Width = 120
+	}
+	if c.Height <= 0 {
+		c.Height = 45
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c, nil
+}
+
+// cliHome is the HOME the CLI runs with.
+func (c Config) cliHome() string {
+	if h := c.ExtraEnv["HOME"]; h != "" {
+		return h
+	}
+	return c.Home
+}
