@@ -207,8 +207,9 @@ type rowAt struct {
 }
 
 // parseRows collects the picker's rows from line start on. It keeps the
-// last run of consecutively numbered rows ending at the last numbered row
-// (so a numbered list in the question text above is not taken for rows),
+// last run of consecutively numbered rows 1..n ending at the last
+// numbered row (so a numbered list in the question text above is not
+// taken for rows, and a run that does not start at 1 yields no rows),
 // plus the Submit/Next row inside that run when multi is set. It returns
 // the rows and the line of the first one (-1 when none).
 func parseRows(lines []string, start int, multi bool) ([]Row, int) {
@@ -260,6 +261,11 @@ func parseRows(lines []string, start int, multi bool) ([]Row, int) {
 		}
 		first = k
 		want--
+	}
+	if want != 0 {
+		// The run does not reach row 1: not a whole picker (or not a
+		// picker at all). No rows, so every checkpoint fails safely.
+		return nil, -1
 	}
 	// Skip leading unnumbered candidates of the kept window.
 	for first < last && cands[first].row.Number == 0 {

@@ -80,21 +80,33 @@ func TestParseScreenFacts(t *testing.T) {
 		pane string
 		want want
 	}{
-		{"explore-single-fresh", want{kind: ScreenQuestion, question: "Which database should we use?", numbered: 5, cursor: 1, label: "SQLite"}},
-		{"explore-single-row2", want{kind: ScreenQuestion, question: "Which database should we use?", numbered: 5, cursor: 2, label: "PostgreSQL"}},
-		{"explore-single-freetext", want{kind: ScreenQuestion, question: "Which database should we use?", numbered: 5, cursor: 4, label: "use duckdb instead"}},
-		{"explore-single-chat-row", want{kind: ScreenQuestion, question: "Which database should we use?", numbered: 5, cursor: 5, label: "Chat about this"}},
-		{"explore-form-q1", want{kind: ScreenQuestion, question: "Which color do you prefer?", numbered: 4, cursor: 1, label: "Red"}},
-		{"explore-form-q2", want{kind: ScreenQuestion, question: "Which sizes?", numbered: 5, cursor: 1, label: "Small", box: Unchecked}},
-		{"explore-form3-q2-next", want{kind: ScreenQuestion, question: "Which sizes?", numbered: 5, cursor: SubmitRow, label: "Next", ticked: []string{"tiny"}}},
-		{"explore-form-review", want{kind: ScreenReview, numbered: 2, cursor: 1, label: "Submit answers", review: []ReviewItem{
-			{"Which color do you prefer?", "Blue"}, {"Which sizes?", "Large, Small"}}}},
-		{"explore-review-multi", want{kind: ScreenReview, numbered: 2, cursor: 1, label: "Submit answers", review: []ReviewItem{
-			{"Which toppings do you want?", "Olives, Cheese, no anchovies"}}}},
-		{"explore-plan", want{kind: ScreenPlan, numbered: 3, cursor: 1, label: "Yes, and use auto mode"}},
-		{"explore-plan-feedback", want{kind: ScreenPlan, numbered: 3, cursor: 3, label: "add tests first"}},
-		{"explore-prompt-empty", want{kind: ScreenNone, cursor: -1}},
-		{"explore-prompt-longtext", want{kind: ScreenNone, cursor: -1}},
+		{"single-fresh", want{kind: ScreenQuestion, question: "Which database should we use?", numbered: 5, cursor: 1, label: "SQLite"}},
+		{"single-row2", want{kind: ScreenQuestion, question: "Which database should we use?", numbered: 5, cursor: 2, label: "PostgreSQL"}},
+		{"single-freetext-row", want{kind: ScreenQuestion, question: "Which database should we use?", numbered: 5, cursor: 4, label: "Type something."}},
+		{"single-freetext-typed", want{kind: ScreenQuestion, question: "Which database should we use?", numbered: 5, cursor: 4, label: "DuckDB, embedded"}},
+		{"single-chat-row", want{kind: ScreenQuestion, question: "Which database should we use?", numbered: 5, cursor: 5, label: "Chat about this"}},
+		{"multi-fresh", want{kind: ScreenQuestion, question: "Which toppings do you want?", numbered: 6, cursor: 1, label: "Cheese", box: Unchecked, ticked: []string{}}},
+		{"multi-ticked", want{kind: ScreenQuestion, question: "Which toppings do you want?", numbered: 6, cursor: 2, label: "Olives", box: Checked, ticked: []string{"Olives"}}},
+		{"multi-freetext-typed", want{kind: ScreenQuestion, question: "Which toppings do you want?", numbered: 6, cursor: 5, label: "no anchovies", box: Checked, ticked: []string{"Olives", "no anchovies"}}},
+		{"multi-submit-row", want{kind: ScreenQuestion, question: "Which toppings do you want?", numbered: 6, cursor: SubmitRow, label: "Submit", ticked: []string{"no anchovies", "Olives"}}},
+		{"multi-review", want{kind: ScreenReview, numbered: 2, cursor: 1, label: "Submit answers", review: []ReviewItem{
+			{"Which toppings do you want?", "Olives, no anchovies"}}}},
+		{"form3-q1", want{kind: ScreenQuestion, question: "Which color do you prefer?", numbered: 5, cursor: 1, label: "Red"}},
+		{"form3-q1-freetext", want{kind: ScreenQuestion, question: "Which color do you prefer?", numbered: 5, cursor: 4, label: "teal"}},
+		{"form3-q2", want{kind: ScreenQuestion, question: "Which sizes should we stock?", numbered: 5, cursor: 1, label: "Small", box: Unchecked, ticked: []string{}}},
+		{"form3-q2-next-row", want{kind: ScreenQuestion, question: "Which sizes should we stock?", numbered: 5, cursor: SubmitRow, label: "Next", ticked: []string{"Medium"}}},
+		{"form3-q3", want{kind: ScreenQuestion, question: "Which crust do you like?", numbered: 4, cursor: 1, label: "Thin"}},
+		{"form3-review", want{kind: ScreenReview, numbered: 2, cursor: 1, label: "Submit answers", review: []ReviewItem{
+			{"Which color do you prefer?", "teal"}, {"Which sizes should we stock?", "Medium"}, {"Which crust do you like?", "Thick"}}}},
+		{"plan-fresh", want{kind: ScreenPlan, numbered: 3, cursor: 1, label: "Yes, and use auto mode"}},
+		{"plan-row2", want{kind: ScreenPlan, numbered: 3, cursor: 2, label: "Yes, manually approve edits"}},
+		{"plan-feedback-typed", want{kind: ScreenPlan, numbered: 3, cursor: 3, label: "Please add tests first"}},
+		// A permission prompt is not a picker lab answers.
+		{"permission-prompt", want{kind: ScreenNone, cursor: -1}},
+		{"prompt-empty", want{kind: ScreenNone, cursor: -1}},
+		{"prompt-after-decline", want{kind: ScreenNone, cursor: -1}},
+		{"prompt-busy", want{kind: ScreenNone, cursor: -1}},
+		{"prompt-typed", want{kind: ScreenNone, cursor: -1}},
 	}
 	for _, c := range cases {
 		t.Run(c.pane, func(t *testing.T) {
@@ -102,6 +114,9 @@ func TestParseScreenFacts(t *testing.T) {
 			w := c.want
 			if s.Kind != w.kind {
 				t.Fatalf("kind = %q; want %q", s.Kind, w.kind)
+			}
+			if w.kind != ScreenNone && s.Kind == ScreenQuestion && s.Rows[len(s.Rows)-1].Label != "Chat about this" {
+				t.Errorf("last row %+v; want Chat about this", s.Rows[len(s.Rows)-1])
 			}
 			if w.question != "" && s.Question != w.question {
 				t.Errorf("question = %q; want %q", s.Question, w.question)
@@ -243,6 +258,57 @@ func FuzzParseScreen(f *testing.F) {
 				t.Fatalf("rows numbered %+v; want 1..n in order", scr.Rows)
 			}
 			want++
+		}
+	})
+}
+
+func TestParsePrompt(t *testing.T) {
+	long := strings.Repeat("a line of a long reply\n", 19) + "the last line"
+	cases := []struct {
+		pane  string
+		ok    bool
+		empty bool
+		holds string // a text the box must hold, "" to skip
+		not   string // a text the box must not hold, "" to skip
+	}{
+		{"prompt-empty", true, true, "", "x"},
+		{"prompt-after-decline", true, true, "", ""},
+		{"prompt-busy", true, true, "", ""},
+		{"prompt-typed", true, false, "first line\nsecond line", "first line"},
+		{"prompt-pasted-long", true, false, long, long + "\none more"},
+		{"single-fresh", false, false, "", ""},
+		{"multi-review", false, false, "", ""},
+		{"plan-fresh", false, false, "", ""},
+		{"permission-prompt", false, false, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.pane, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata/panes", c.pane+".txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			box, ok := ParsePrompt(string(b))
+			if ok != c.ok {
+				t.Fatalf("ParsePrompt ok = %v (box %q); want %v", ok, box.Text, c.ok)
+			}
+			if !ok {
+				return
+			}
+			if box.Empty() != c.empty {
+				t.Errorf("Empty = %v (box %q); want %v", box.Empty(), box.Text, c.empty)
+			}
+			if c.holds != "" && !box.Holds(c.holds) {
+				t.Errorf("box %q does not hold %q", box.Text, c.holds)
+			}
+			if c.not != "" && box.Holds(c.not) {
+				t.Errorf("box %q holds %q; want not", box.Text, c.not)
+			}
+		})
+	}
+	t.Run("typed text before a collapsed paste", func(t *testing.T) {
+		box := PromptBox{Text: "first line[Pasted text #1 +19 lines]"}
+		if box.Holds(long) {
+			t.Error("a box with extra typed text must not hold the paste alone")
 		}
 	})
 }

@@ -141,30 +141,34 @@ func TestRecipeReviewItems(t *testing.T) {
 // TestRecipeAgainstCapturedScreens plays the checkpoints of a recipe
 // against real captures of the screens they expect.
 func TestRecipeAgainstCapturedScreens(t *testing.T) {
-	db := conv.Question{Question: "Which database should we use?", Options: opts("SQLite", "PostgreSQL", "MySQL")}
+	db := "Which database should we use?"
+	sizes := "Which sizes should we stock?"
 	cases := []struct {
 		pane string
 		e    Expect
 		ok   bool
 	}{
-		{"explore-single-fresh", Expect{Kind: ScreenQuestion, Question: db.Question, Cursor: 1}, true},
-		{"explore-single-fresh", Expect{Kind: ScreenQuestion, Question: db.Question, Cursor: 1, Label: "SQLite"}, true},
-		{"explore-single-row2", Expect{Kind: ScreenQuestion, Question: db.Question, Cursor: 1, Label: "SQLite"}, false},
-		{"explore-single-row2", Expect{Kind: ScreenQuestion, Question: db.Question, Cursor: 2, Label: "SQLite"}, false},
-		{"explore-single-row2", Expect{Kind: ScreenQuestion, Question: "Which crust?", Cursor: 2}, false},
-		{"explore-single-freetext", Expect{Kind: ScreenQuestion, Question: db.Question, Cursor: 4, Label: "use duckdb instead"}, true},
-		{"explore-single-freetext", Expect{Kind: ScreenQuestion, Question: db.Question, Cursor: 4, Label: "use duckdb"}, false},
-		{"explore-form3-q2-next", Expect{Kind: ScreenQuestion, Question: "Which sizes?", Cursor: SubmitRow, Checked: []string{"tiny"}}, true},
-		{"explore-form3-q2-next", Expect{Kind: ScreenQuestion, Question: "Which sizes?", Cursor: SubmitRow, Checked: []string{"tiny", "Small"}}, false},
-		{"explore-form3-q2-next", Expect{Kind: ScreenQuestion, Question: "Which sizes?", Cursor: SubmitRow, Checked: []string{}}, false},
-		{"explore-form-review", Expect{Kind: ScreenReview, Cursor: 1, Label: "Submit answers", Review: []ReviewItem{
-			{"Which color do you prefer?", "Blue"}, {"Which sizes?", "Large, Small"}}}, true},
-		{"explore-form-review", Expect{Kind: ScreenReview, Cursor: 1, Label: "Submit answers", Review: []ReviewItem{
-			{"Which color do you prefer?", "Blue"}, {"Which sizes?", "Small, Large"}}}, false},
-		{"explore-plan", Expect{Kind: ScreenPlan, Rows: 3, Cursor: 1}, true},
-		{"explore-plan", Expect{Kind: ScreenPlan, Rows: 4, Cursor: 1}, false},
-		{"explore-plan-feedback", Expect{Kind: ScreenPlan, Rows: 3, Cursor: 3, Label: "add tests first"}, true},
-		{"explore-prompt-empty", Expect{Kind: ScreenPlan, Rows: 3, Cursor: 1}, false},
+		{"single-fresh", Expect{Kind: ScreenQuestion, Question: db, Cursor: 1}, true},
+		{"single-fresh", Expect{Kind: ScreenQuestion, Question: db, Cursor: 1, Label: "SQLite"}, true},
+		{"single-row2", Expect{Kind: ScreenQuestion, Question: db, Cursor: 1, Label: "SQLite"}, false},
+		{"single-row2", Expect{Kind: ScreenQuestion, Question: db, Cursor: 2, Label: "SQLite"}, false},
+		{"single-row2", Expect{Kind: ScreenQuestion, Question: "Which crust do you like?", Cursor: 2}, false},
+		{"single-freetext-typed", Expect{Kind: ScreenQuestion, Question: db, Cursor: 4, Label: "DuckDB, embedded"}, true},
+		{"single-freetext-typed", Expect{Kind: ScreenQuestion, Question: db, Cursor: 4, Label: "DuckDB"}, false},
+		{"multi-ticked", Expect{Kind: ScreenQuestion, Question: "Which toppings do you want?", Cursor: 2, Label: "Olives", Box: Unchecked}, false},
+		{"multi-fresh", Expect{Kind: ScreenQuestion, Question: "Which toppings do you want?", Cursor: 1, Checked: []string{}}, true},
+		{"form3-q2-next-row", Expect{Kind: ScreenQuestion, Question: sizes, Cursor: SubmitRow, Checked: []string{"Medium"}}, true},
+		{"form3-q2-next-row", Expect{Kind: ScreenQuestion, Question: sizes, Cursor: SubmitRow, Checked: []string{"Medium", "Small"}}, false},
+		{"form3-q2-next-row", Expect{Kind: ScreenQuestion, Question: sizes, Cursor: SubmitRow, Checked: []string{}}, false},
+		{"form3-review", Expect{Kind: ScreenReview, Cursor: 1, Label: "Submit answers", Review: []ReviewItem{
+			{"Which color do you prefer?", "teal"}, {sizes, "Medium"}, {"Which crust do you like?", "Thick"}}}, true},
+		{"form3-review", Expect{Kind: ScreenReview, Cursor: 1, Label: "Submit answers", Review: []ReviewItem{
+			{"Which color do you prefer?", "teal"}, {sizes, "Medium"}, {"Which crust do you like?", "Thin"}}}, false},
+		{"plan-fresh", Expect{Kind: ScreenPlan, Rows: 3, Cursor: 1}, true},
+		{"plan-fresh", Expect{Kind: ScreenPlan, Rows: 4, Cursor: 1}, false},
+		{"plan-feedback-typed", Expect{Kind: ScreenPlan, Rows: 3, Cursor: 3, Label: "Please add tests first"}, true},
+		{"permission-prompt", Expect{Kind: ScreenPlan, Rows: 4, Cursor: 1}, false},
+		{"prompt-empty", Expect{Kind: ScreenPlan, Rows: 3, Cursor: 1}, false},
 	}
 	for _, c := range cases {
 		err := c.e.Check(readPane(t, c.pane))
