@@ -107,6 +107,9 @@ type Actor struct {
 	// last: a second answer for one of them is a conflict even before
 	// the transcript shows the resolution.
 	answered []string
+	// lastTook is how long the last committed answer took from its
+	// first checkpoint to its committing key (for the pacing figures).
+	lastTook time.Duration
 }
 
 // answeredMax bounds Actor.answered.

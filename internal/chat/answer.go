@@ -70,7 +70,8 @@ func (a *Actor) Answer(ctx context.Context, ans conv.Answer) error {
 		return conv.Wrap(conv.EUnavailable, err, "the answer's last key may not have been delivered")
 	}
 	a.markAnswered(ans.ToolID)
-	log.Info("answered", "keys", countKeys(steps), "took", time.Since(start))
+	a.lastTook = time.Since(start)
+	log.Info("answered", "keys", countKeys(steps), "took", a.lastTook)
 	if err := a.settle(ctx, ans.ToolID); err != nil {
 		log.Warn("answer sent but the dialog did not resolve in time", "err", err)
 	}
