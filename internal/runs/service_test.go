@@ -188,9 +188,10 @@ func TestLifecycleWithStubCLI(t *testing.T) {
 	}
 	// The CLI got the run's settings, flags and prompt, and the extra env.
 	argvFile := filepath.Join(f.work, ".stub-argv")
-	claudetest.Poll(t, 10*time.Second, "the stub to record its argv", func() bool {
-		b, _ := os.ReadFile(argvFile)
-		return strings.Count(string(b), "\n") >= 7
+	envFile := filepath.Join(f.work, ".stub-env")
+	claudetest.Poll(t, 10*time.Second, "the stub to record its argv and env", func() bool {
+		b, _ := os.ReadFile(envFile)
+		return strings.Contains(string(b), "PATH=") // written after the argv
 	})
 	argv, _ := os.ReadFile(argvFile)
 	settings := filepath.Join(f.cfg.StateDir, "runs", run.ID, "settings.json")
@@ -198,7 +199,7 @@ func TestLifecycleWithStubCLI(t *testing.T) {
 	if string(argv) != want {
 		t.Fatalf("got argv\n%q\nwant\n%q", argv, want)
 	}
-	env, _ := os.ReadFile(filepath.Join(f.work, ".stub-env"))
+	env, _ := os.ReadFile(envFile)
 	if !strings.Contains(string(env), "LAB_TEST_MARK=stub") {
 		t.Fatalf("extra env missing from the CLI's environment:\n%s", env)
 	}
