@@ -104,3 +104,18 @@ func TestHookSettingsShape(t *testing.T) {
 		t.Fatal("got no error for a relative spool dir; want one")
 	}
 }
+
+// BenchmarkHookCommand measures one spooled hook as the CLI runs it:
+// /bin/sh, date, cat and mv for a 2 KB payload.
+func BenchmarkHookCommand(b *testing.B) {
+	dir := b.TempDir()
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_input":"` + strings.Repeat("x", 2000) + `"}`
+	cmd := HookCommand(dir, HookPreToolUse)
+	for b.Loop() {
+		c := exec.Command("/bin/sh", "-c", cmd)
+		c.Stdin = strings.NewReader(payload)
+		if err := c.Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

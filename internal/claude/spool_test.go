@@ -12,12 +12,12 @@ import (
 
 // spoolWriter writes payloads the way the hook does, with increasing times.
 type spoolWriter struct {
-	t   *testing.T
+	t   testing.TB
 	dir string
 	n   int64
 }
 
-func newSpoolWriter(t *testing.T) *spoolWriter {
+func newSpoolWriter(t testing.TB) *spoolWriter {
 	return &spoolWriter{t: t, dir: filepath.Join(t.TempDir(), "spool"), n: 1_700_000_000_000_000_000}
 }
 
@@ -320,4 +320,25 @@ func readFixtureEvent(t *testing.T, name string) HookEvent {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// BenchmarkSpoolRefresh measures a refresh of a compacted spool with a
+// pending dialog when nothing changed, the common case on every Get.
+func BenchmarkSpoolRefresh(b *testing.B) {
+	w := newSpoolWriter(b)
+	w.put(HookSessionStart, "A", "")
+	for i := 0; i < 10; i++ {
+		w.put(HookUserPromptSubmit, "A", `,"prompt":"p"`)
+		w.put(HookStop, "A", "")
+	}
+	w.pre("A", "t1", "AskUserQuestion")
+	s := OpenSpool(w.dir)
+	if _, err := s.Refresh(); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := s.Refresh(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

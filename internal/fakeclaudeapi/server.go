@@ -6,6 +6,24 @@
 // an API key. It records every request so tests can assert on what the CLI
 // sent back (tool results above all).
 //
+// Scenarios by prompt keyword (a prompt without one gets lab:text):
+//
+//	lab:text        a short text reply echoing the prompt
+//	lab:slow        long text streamed a word per Options.ChunkDelay (interrupt it)
+//	lab:think       a thinking block, then text
+//	lab:bash        Bash `echo lab-bash-ok`, then the output echoed
+//	lab:permission  Bash that creates a file: a permission prompt in --permission-mode manual
+//	lab:single      AskUserQuestion, one single-select question
+//	lab:multi       AskUserQuestion, one multi-select question
+//	lab:form        AskUserQuestion, two questions (single, multi)
+//	lab:form3       AskUserQuestion, three questions (single, multi, single)
+//	lab:plan        Write the plan file the request names, then ExitPlanMode (--permission-mode plan)
+//
+// After any tool result the scenario's next turn is a text reply
+// "tool_result for <tool>: <content>" ("tool_result (error) for …" when
+// is_error), so the recorded answer is visible in the chat. Requests that
+// offer no tools (the CLI's side requests) get a short plain text.
+//
 // It is test and demo machinery: nothing on lab's production paths imports
 // it.
 package fakeclaudeapi
