@@ -8,13 +8,6 @@ import (
 	"lab/internal/conv"
 )
 
-// The Claude Code tools that raise pickers. Their tool_use becomes a dialog
-// message, never a tool chip (the seed's decision 1).
-const (
-	toolAskUserQuestion = "AskUserQuestion"
-	toolExitPlanMode    = "ExitPlanMode"
-)
-
 // apply folds one parsed line. It returns false when the line is JSON but
 // not in a shape the fold can read (then it counts as skipped).
 func (f *Fold) apply(ln *foldLine) bool {
@@ -322,9 +315,9 @@ func (f *Fold) toolUse(bl *foldBlock, t time.Time) {
 	f.tail = conv.StateWorking
 	var d *conv.Dialog
 	switch name {
-	case toolAskUserQuestion:
+	case ToolAskUserQuestion:
 		d = foldQuestionDialog(id, bl.input)
-	case toolExitPlanMode:
+	case ToolExitPlanMode:
 		d = foldPlanDialog(id, bl.input)
 	}
 	if d != nil {

@@ -13,7 +13,7 @@ import (
 	"lab/internal/conv"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files from the current fold")
+var updateFold = flag.Bool("update", false, "rewrite the golden files from the current fold")
 
 // foldSnapshot is what `lab fold` prints; goldens hold it.
 type foldSnapshot struct {
@@ -23,13 +23,13 @@ type foldSnapshot struct {
 	SkippedLines  int            `json:"skipped_lines"`
 }
 
-func snapshotOf(f *Fold) foldSnapshot {
+func foldSnapshotOf(f *Fold) foldSnapshot {
 	msgs, _ := f.Messages(0, 0, 0)
 	return foldSnapshot{State: f.State(), PendingDialog: f.PendingDialog(), Messages: msgs, SkippedLines: f.SkippedLines()}
 }
 
-// snapshotJSON encodes like `lab fold` does.
-func snapshotJSON(t testing.TB, s foldSnapshot) []byte {
+// foldSnapshotJSON encodes like `lab fold` does.
+func foldSnapshotJSON(t testing.TB, s foldSnapshot) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -41,22 +41,22 @@ func snapshotJSON(t testing.TB, s foldSnapshot) []byte {
 	return b.Bytes()
 }
 
-func foldBytes(b []byte) *Fold {
+func foldAll(b []byte) *Fold {
 	f := NewFold()
 	f.Write(b)
 	return f
 }
 
-// fixture is one transcript with its golden file.
-type fixture struct {
+// foldFixture is one transcript with its golden file.
+type foldFixture struct {
 	name, path, golden string
 }
 
-// fixtures lists the hand-written transcripts and the real CLI captures
+// foldFixtures lists the hand-written transcripts and the real CLI captures
 // (testdata/captured, filled by the runs harness), each with its golden.
-func fixtures(t testing.TB) []fixture {
+func foldFixtures(t testing.TB) []foldFixture {
 	t.Helper()
-	var out []fixture
+	var out []foldFixture
 	for _, set := range []struct{ glob, goldenDir string }{
 		{"testdata/fold/*.jsonl", "testdata/fold"},
 		{"testdata/captured/*.jsonl", "testdata/captured-golden"},
@@ -70,7 +70,7 @@ func fixtures(t testing.TB) []fixture {
 				continue // hook event logs captured beside the transcript
 			}
 			name := strings.TrimSuffix(filepath.Base(p), ".jsonl")
-			out = append(out, fixture{
+			out = append(out, foldFixture{
 				name:   filepath.Base(filepath.Dir(p)) + "/" + name,
 				path:   p,
 				golden: filepath.Join(set.goldenDir, name+".golden.json"),
@@ -78,12 +78,12 @@ func fixtures(t testing.TB) []fixture {
 		}
 	}
 	if len(out) < 10 {
-		t.Fatalf("found %d fixtures; want the hand-written set at least", len(out))
+		t.Fatalf("found %d foldFixtures; want the hand-written set at least", len(out))
 	}
 	return out
 }
 
-func readFixture(t testing.TB, p string) []byte {
+func readFoldFixture(t testing.TB, p string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -93,10 +93,10 @@ func readFixture(t testing.TB, p string) []byte {
 }
 
 func TestFoldGolden(t *testing.T) {
-	for _, fx := range fixtures(t) {
+	for _, fx := range foldFixtures(t) {
 		t.Run(fx.name, func(t *testing.T) {
-			got := snapshotJSON(t, snapshotOf(foldBytes(readFixture(t, fx.path))))
-			if *update {
+			got := foldSnapshotJSON(t, foldSnapshotOf(foldAll(readFoldFixture(t, fx.path))))
+			if *updateFold {
 				if err := os.MkdirAll(filepath.Dir(fx.golden), 0o755); err != nil {
 					t.Fatal(err)
 				}
@@ -107,18 +107,18 @@ func TestFoldGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(fx.golden)
 			if err != nil {
-				t.Fatalf("%v (run go test -run TestFoldGolden -update to create it)", err)
+				t.Fatalf("%v (run go test -run TestFoldGolden -updateFold to create it)", err)
 			}
 			if !bytes.Equal(got, want) {
-				t.Errorf("fold of %s differs from %s (rerun with -update after checking the change):\n%s",
-					fx.path, fx.golden, firstDiff(string(got), string(want)))
+				t.Errorf("fold of %s differs from %s (rerun with -updateFold after checking the change):\n%s",
+					fx.path, fx.golden, foldFirstDiff(string(got), string(want)))
 			}
 		})
 	}
 }
 
-// firstDiff shows the first differing line of two texts.
-func firstDiff(got, want string) string {
+// foldFirstDiff shows the first differing line of two texts.
+func foldFirstDiff(got, want string) string {
 	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
 	for i := 0; i < max(len(g), len(w)); i++ {
 		var gl, wl string

@@ -23,32 +23,32 @@ type foldObserved struct {
 	Bytes               int64
 }
 
-func observe(f *Fold) foldObserved {
-	return foldObserved{snapshotOf(f), f.SessionID(), f.Len(), f.Lines(), f.SkippedLines(), f.Bytes()}
+func foldObserve(f *Fold) foldObserved {
+	return foldObserved{foldSnapshotOf(f), f.SessionID(), f.Len(), f.Lines(), f.SkippedLines(), f.Bytes()}
 }
 
-// diffObserved explains how got differs from want, or returns "".
-func diffObserved(t testing.TB, got, want foldObserved) string {
+// foldDiffObserved explains how got differs from want, or returns "".
+func foldDiffObserved(t testing.TB, got, want foldObserved) string {
 	if reflect.DeepEqual(got, want) {
 		return ""
 	}
 	g, _ := json.Marshal(got)
 	w, _ := json.Marshal(want)
-	return firstDiff(strings.ReplaceAll(string(g), ",", ",\n"), strings.ReplaceAll(string(w), ",", ",\n"))
+	return foldFirstDiff(strings.ReplaceAll(string(g), ",", ",\n"), strings.ReplaceAll(string(w), ",", ",\n"))
 }
 
-var allSplits = flag.Bool("allsplits", false, "split long fixture lines at every offset, not a sample (slow on real captures)")
+var foldAllSplits = flag.Bool("allsplits", false, "split long fixture lines at every offset, not a sample (slow on real captures)")
 
-// splitPoints returns the offsets strictly inside the line [from, to) to
-// split at: all of them for lines up to 4 KB (every hand-written fixture)
+// foldSplitPoints returns the offsets strictly inside the line [from, to) to
+// split at: all of them for lines up to 4 KB (every hand-written foldFixture)
 // or with -allsplits; for longer lines (the real captures' prompt
 // snapshots and request blobs) the first and last KB — where the prefix
 // peek decides and where the newline lands — and 128 spread between: past
 // the peek a held line is only appended to, so the middle offsets all take
 // the same path and folding each costs a full parse of a 60 KB line.
-func splitPoints(from, to int) []int {
+func foldSplitPoints(from, to int) []int {
 	var pts []int
-	if to-from <= 4096 || *allSplits {
+	if to-from <= 4096 || *foldAllSplits {
 		for i := from + 1; i < to; i++ {
 			pts = append(pts, i)
 		}
@@ -68,23 +68,23 @@ func splitPoints(from, to int) []int {
 }
 
 // TestFoldIncrementalEqualsWhole checks that a fold fed in pieces equals
-// the fold of the whole, for every split point of every fixture:
+// the fold of the whole, for every split point of every foldFixture:
 //
 //   - line by line, then whole: the same observable result;
-//   - for every byte offset inside every line (see splitPoints for lines
+//   - for every byte offset inside every line (see foldSplitPoints for lines
 //     over 4 KB): the fold as it stood before
 //     that line (cloned), fed the line in two pieces, reaches exactly the
 //     internal state the unsplit line gives — equal state at a line
 //     boundary means equal futures, which keeps this linear in the
-//     fixture size rather than quadratic;
+//     foldFixture size rather than quadratic;
 //   - a sample of offsets fed as two plain Writes from scratch, and the
-//     whole fixture one byte at a time, compared with the whole result.
+//     whole foldFixture one byte at a time, compared with the whole result.
 func TestFoldIncrementalEqualsWhole(t *testing.T) {
-	for _, fx := range fixtures(t) {
+	for _, fx := range foldFixtures(t) {
 		t.Run(fx.name, func(t *testing.T) {
-			data := readFixture(t, fx.path)
-			whole := foldBytes(data)
-			want := observe(whole)
+			data := readFoldFixture(t, fx.path)
+			whole := foldAll(data)
+			want := foldObserve(whole)
 
 			// Reference states at every line boundary.
 			ref := NewFold()
@@ -100,7 +100,7 @@ func TestFoldIncrementalEqualsWhole(t *testing.T) {
 				b += k + 1
 			}
 			bounds, states = append(bounds, len(data)), append(states, cloneFold(ref))
-			if d := diffObserved(t, observe(ref), want); d != "" {
+			if d := foldDiffObserved(t, foldObserve(ref), want); d != "" {
 				t.Fatalf("line by line: %s", d)
 			}
 			if d := diffFold(ref, whole); d != "" {
@@ -110,7 +110,7 @@ func TestFoldIncrementalEqualsWhole(t *testing.T) {
 			scratch := make([]byte, 0, 1<<20) // the held line's buffer, reused: g is dropped after each split
 			for k := 0; k+1 < len(bounds); k++ {
 				from, to := bounds[k], bounds[k+1]
-				for _, i := range splitPoints(from, to) {
+				for _, i := range foldSplitPoints(from, to) {
 					g := cloneFold(states[k])
 					g.partial = scratch[:0]
 					g.Write(data[from:i])
@@ -127,7 +127,7 @@ func TestFoldIncrementalEqualsWhole(t *testing.T) {
 				f := NewFold()
 				f.Write(data[:i])
 				f.Write(data[i:])
-				if d := diffObserved(t, observe(f), want); d != "" {
+				if d := foldDiffObserved(t, foldObserve(f), want); d != "" {
 					t.Fatalf("split at %d of %d: %s", i, len(data), d)
 				}
 			}
@@ -136,7 +136,7 @@ func TestFoldIncrementalEqualsWhole(t *testing.T) {
 			for i := range data {
 				f.Write(data[i : i+1])
 			}
-			if d := diffObserved(t, observe(f), want); d != "" {
+			if d := foldDiffObserved(t, foldObserve(f), want); d != "" {
 				t.Fatalf("byte at a time: %s", d)
 			}
 		})
@@ -184,7 +184,7 @@ func diffFold(a, b *Fold) string {
 	if reflect.DeepEqual(x, y) {
 		return ""
 	}
-	return fmt.Sprintf("internal state differs:\n got  %+v\n want %+v", observe(a), observe(b)) +
+	return fmt.Sprintf("internal state differs:\n got  %+v\n want %+v", foldObserve(a), foldObserve(b)) +
 		fmt.Sprintf("\n got  tail=%s pending=%v partial=%q skipping=%v back=%d/%d\n want tail=%s pending=%v partial=%q skipping=%v back=%d/%d",
 			x.tail, x.pending, x.partial, x.skipping, x.backMark, x.backMin, y.tail, y.pending, y.partial, y.skipping, y.backMark, y.backMin)
 }
@@ -194,9 +194,9 @@ func diffFold(a, b *Fold) string {
 // changed only as a back-patch (a tool got its result, a dialog its
 // outcome), and TakeBackpatch reports the lowest such seq.
 func TestFoldSeqsStableUnderAppend(t *testing.T) {
-	for _, fx := range fixtures(t) {
+	for _, fx := range foldFixtures(t) {
 		t.Run(fx.name, func(t *testing.T) {
-			data := readFixture(t, fx.path)
+			data := readFoldFixture(t, fx.path)
 			f := NewFold()
 			prev, _ := f.Messages(0, 0, 0)
 			f.TakeBackpatch()

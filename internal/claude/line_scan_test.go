@@ -1,0 +1,112 @@
+package claude
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// jsValid reports whether b is exactly one JSON value (with whitespace).
+func jsValid(b []byte) bool {
+	e := jsSkipValue(b, 0)
+	return e >= 0 && jsWS(b, e) == len(b)
+}
+
+func TestJSSkipValueAgreesWithEncodingJSON(t *testing.T) {
+	docs := []string{
+		`{}`, `[]`, `""`, `0`, `-0`, `1.5e10`, `-1E-2`, `true`, `false`, `null`, ` {"a" : [1, {"b":null}] } `,
+		`{"a":"x\"y\\"}`, `"\\\\"`, `"\u00e9\ud83d\ude00"`, `[[[[[]]]]]`, `{"a":{"b":{"c":[true,false,null]}}}`,
+		// malformed
+		``, ` `, `{`, `}`, `[`, `[1,]`, `{"a":1,}`, `{"a"}`, `{"a":}`, `{a:1}`, `{"a":1 "b":2}`, `[1 2]`,
+		`01`, `1.`, `.5`, `1e`, `-`, `+1`, `tru`, `nul`, `truex`, `"abc`, `"a\"`, `"\x"`, `"\u12"`, `"\u12G4"`,
+		`{"a":1}}`, `[1]]`, `{"a":1} {"b":2}`, `"a" "b"`, `{"a":[1,2}`, `[{"a":1]}`, `NaN`, `{"":1}`,
+	}
+	for _, d := range docs {
+		t.Run(d, func(t *testing.T) {
+			if got, want := jsValid([]byte(d)), json.Valid([]byte(d)); got != want {
+				t.Errorf("jsValid(%q) = %v; want %v", d, got, want)
+			}
+		})
+	}
+}
+
+func TestJSString(t *testing.T) {
+	for _, raw := range []string{
+		`""`, `"plain"`, `"a\"b"`, `"back\\slash"`, `"\/\b\f\n\r\t"`, `"\u00e9t\u00E9"`, `"\ud83d\ude00 grin"`,
+		`"lone \ud83d high"`, `"lone \ude00 low"`, `"\ud83d\u0041 mixed"`, `"ünïcödé raw"`,
+	} {
+		t.Run(raw, func(t *testing.T) {
+			var want string
+			if err := json.Unmarshal([]byte(raw), &want); err != nil {
+				t.Fatal(err)
+			}
+			got, ok := jsString([]byte(raw))
+			if !ok || got != want {
+				t.Errorf("jsString(%s) = %q, %v; want %q", raw, got, ok, want)
+			}
+			for max := 0; max <= len(want)+1; max++ {
+				p, full, ok := jsStringPrefix([]byte(raw), max)
+				if !ok || full != len(want) || !strings.HasPrefix(want, p) || len(p) > max || !utf8.ValidString(p) && utf8.ValidString(want) {
+					t.Fatalf("jsStringPrefix(%s, %d) = %q, %d, %v; want a whole-rune prefix of %q and %d", raw, max, p, full, ok, want, len(want))
+				}
+				if len(p) < max-utf8.UTFMax+1 && len(p) < len(want) {
+					t.Fatalf("jsStringPrefix(%s, %d) = %q; want it cut no more than one rune short", raw, max, p)
+				}
+			}
+		})
+	}
+	if _, ok := jsString([]byte(`123`)); ok {
+		t.Error("jsString(123) reported a string")
+	}
+}
+
+func TestJSObjectMembers(t *testing.T) {
+	o := jsObjectAt([]byte(` { "a" : 1 , "b\"c" : {"x":[1,2]}, "d":"s" } `))
+	var keys, vals []string
+	for {
+		k, v, ok := o.next()
+		if !ok {
+			break
+		}
+		keys, vals = append(keys, string(k)), append(vals, string(v))
+	}
+	if o.bad || strings.Join(keys, "|") != `a|b\"c|d` || strings.Join(vals, "|") != `1|{"x":[1,2]}|"s"` {
+		t.Errorf("got keys %q vals %q bad %v", keys, vals, o.bad)
+	}
+	bad := jsObjectAt([]byte(`{"a":1,"b"}`))
+	for _, _, ok := bad.next(); ok; _, _, ok = bad.next() {
+	}
+	if !bad.bad {
+		t.Error("a malformed object iterated cleanly")
+	}
+}
+
+// FuzzJSONScan holds the scanner to encoding/json: the same verdict on
+// validity for valid UTF-8 input, and the same decoded strings.
+func FuzzJSONScan(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x\"y",{"b":null}]}`, `"\ud83d\ude00"`, `[1,2`, `{"type":"user"}`, `-0.5e+3`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got := jsValid(b)
+		if utf8.Valid(b) {
+			if want := json.Valid(b); got != want {
+				t.Fatalf("jsValid(%q) = %v; encoding/json says %v", b, got, want)
+			}
+		}
+		if !got || !utf8.Valid(b) {
+			return
+		}
+		raw := b[jsWS(b, 0):jsSkipValue(b, 0)]
+		if jsIsString(raw) {
+			var want string
+			if err := json.Unmarshal(raw, &want); err != nil {
+				t.Fatal(err)
+			}
+			if s, ok := jsString(raw); !ok || s != want {
+				t.Fatalf("jsString(%s) = %q; want %q", raw, s, want)
+			}
+		}
+	})
+}
