@@ -23,7 +23,7 @@ func fxLine(t testing.TB, o fxObj) string {
 func fxUser(t testing.TB, content any, extra fxObj) string {
 	o := fxObj{"parentUuid": nil, "isSidechain": false, "type": "user",
 		"message": fxObj{"role": "user", "content": content},
-		"uuid": "u", "timestamp": "2026-07-08T10:00:00.000Z", "sessionId": "sess-1"}
+		"uuid":    "u", "timestamp": "2026-07-08T10:00:00.000Z", "sessionId": "sess-1"}
 	for k, v := range extra {
 		o[k] = v
 	}
@@ -33,7 +33,7 @@ func fxUser(t testing.TB, content any, extra fxObj) string {
 func fxAssistant(t testing.TB, stop any, blocks ...fxObj) string {
 	return fxLine(t, fxObj{"parentUuid": nil, "isSidechain": false,
 		"message": fxObj{"content": blocks, "id": "msg_1", "role": "assistant", "stop_reason": stop, "type": "message"},
-		"type": "assistant", "uuid": "a", "timestamp": "2026-07-08T10:00:01.000Z", "sessionId": "sess-1"})
+		"type":    "assistant", "uuid": "a", "timestamp": "2026-07-08T10:00:01.000Z", "sessionId": "sess-1"})
 }
 
 func fxSystem(t testing.TB, subtype string, extra fxObj) string {

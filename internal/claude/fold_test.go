@@ -92,7 +92,7 @@ func TestFoldTakeBackpatch(t *testing.T) {
 	step(fxAssistant(t, "tool_use", fxToolUse("toolu_3", "Bash", fxObj{"command": "pwd"}))+fxResult(t, "toolu_3", "/", false, nil), 0)
 	step(fxAsk(t, "toolu_q", fxQDB), 0)
 	step(fxUser(t, []fxObj{fxText("[Request interrupted by user for tool use]")}, nil), 5) // the dialog dismissed
-	step(fxResult(t, "toolu_q", "late", false, nil), 0)                                   // the first resolution stands
+	step(fxResult(t, "toolu_q", "late", false, nil), 0)                                    // the first resolution stands
 }
 
 func TestFoldToolChips(t *testing.T) {
@@ -124,7 +124,9 @@ func TestFoldToolChips(t *testing.T) {
 			wantInput: `{"n":3}`, wantStatus: conv.ToolOK},
 		{name: "long output cut on a rune boundary", tool: "Bash", input: fxObj{"command": "x"}, content: long,
 			wantInput: "x", wantBytes: 6000, wantTrunc: true, wantStatus: conv.ToolOK,
-			outputCheck: func(s string) bool { return len(s) <= foldOutputMax && len(s) >= foldOutputMax-1 && utf8.ValidString(s) }},
+			outputCheck: func(s string) bool {
+				return len(s) <= foldOutputMax && len(s) >= foldOutputMax-1 && utf8.ValidString(s)
+			}},
 		{name: "text and image blocks", tool: "Read", input: fxObj{"file_path": "/p.png"},
 			content:   []fxObj{{"type": "text", "text": "one"}, {"type": "image", "source": fxObj{"data": "AAAA"}}, {"type": "text", "text": "two"}},
 			wantInput: "/p.png", wantOutput: "one\n[image]\ntwo", wantBytes: 15, wantStatus: conv.ToolOK},

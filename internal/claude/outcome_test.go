@@ -171,7 +171,9 @@ func TestIntendedOutcome(t *testing.T) {
 	qd := &conv.Dialog{Kind: conv.DialogQuestion, Questions: []conv.Question{oqDB, oqTop}}
 	plan3 := &conv.Dialog{Kind: conv.DialogPlan, PlanRows: []string{"Yes, and use auto mode", "Yes, manually approve edits", "Tell Claude what to change"}}
 	planUnknown := &conv.Dialog{Kind: conv.DialogPlan}
-	qa := func(chosen []int, other string) conv.QuestionAnswer { return conv.QuestionAnswer{Chosen: chosen, OtherText: other} }
+	qa := func(chosen []int, other string) conv.QuestionAnswer {
+		return conv.QuestionAnswer{Chosen: chosen, OtherText: other}
+	}
 	tests := []struct {
 		name string
 		d    *conv.Dialog
