@@ -47,8 +47,9 @@ type ActorOptions struct {
 	// KeyDelay is the pause after each key or paste (DefaultKeyDelay).
 	KeyDelay time.Duration
 	// CheckTimeout is how long a checkpoint polls the pane for the
-	// expected screen before giving up (3s). It also bounds how long an
-	// answer waits for the picker to appear at all.
+	// expected screen before giving up (5s). It also bounds how long an
+	// answer waits for the picker to appear at all. Generous, because a
+	// checkpoint that gives up mid-recipe leaves a half-driven picker.
 	CheckTimeout time.Duration
 	// CheckPoll is the pause between pane captures while polling (20ms).
 	CheckPoll time.Duration
@@ -70,7 +71,7 @@ func (o *ActorOptions) fill() {
 		o.KeyDelay = DefaultKeyDelay
 	}
 	if o.CheckTimeout <= 0 {
-		o.CheckTimeout = 3 * time.Second
+		o.CheckTimeout = 5 * time.Second
 	}
 	if o.CheckPoll <= 0 {
 		o.CheckPoll = 20 * time.Millisecond

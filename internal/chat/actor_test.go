@@ -191,8 +191,14 @@ func TestActorStopsBeforeCommitting(t *testing.T) {
 		{"hung TUI", questionDialog("t1", tqColor, tqSize), questionsAnswer("t1", qa(1), qa(0)),
 			func(f *fakeTUI) { f.deaf = true },
 			[]string{"Down"}},
-		{"cursor moved at the terminal", questionDialog("t1", tqDB), questionsAnswer("t1", qa(0)),
-			func(f *fakeTUI) { f.cursor = 1 },
+		{"box ticked at the terminal", questionDialog("t1", tqTops), questionsAnswer("t1", qa(0)),
+			func(f *fakeTUI) { f.ticked[0] = []int{2} },
+			nil},
+		{"free text typed at the terminal", questionDialog("t1", tqDB), questionsAnswer("t1", qa(0)),
+			func(f *fakeTUI) { f.other[0] = "typed"; f.cursor = 3 },
+			nil},
+		{"form already on question 2", questionDialog("t1", tqColor, tqSize), questionsAnswer("t1", qa(1), qa(0)),
+			func(f *fakeTUI) { f.q = 1 },
 			nil},
 		{"picker answered at the terminal meanwhile", planDialog("t1"), planAnswer("t1", 1, ""),
 			func(f *fakeTUI) {
@@ -221,6 +227,48 @@ func TestActorStopsBeforeCommitting(t *testing.T) {
 			}
 			if in.Len() != 0 {
 				t.Error("the intent of an abandoned answer was kept")
+			}
+		})
+	}
+}
+
+// TestActorRewindsAMovedCursor: a picker whose cursor was moved at the
+// terminal, and nothing else, is answered from row 1 after climbing back
+// exactly as far as the pane shows.
+func TestActorRewindsAMovedCursor(t *testing.T) {
+	cases := []struct {
+		name   string
+		d      *conv.Dialog
+		a      conv.Answer
+		cursor int
+		keys   []string
+		record string
+	}{
+		{"single on row 3", questionDialog("t1", tqDB), questionsAnswer("t1", qa(1)), 2,
+			[]string{"Up", "Up", "Down", "Enter"}, "PostgreSQL"},
+		{"single on Chat about this", questionDialog("t1", tqDB), questionsAnswer("t1", qa(0)), 4,
+			[]string{"Up", "Up", "Up", "Up", "Enter"}, "SQLite"},
+		{"multi on Submit", questionDialog("t1", tqTops), questionsAnswer("t1", qa(1)), 5,
+			[]string{"Up", "Up", "Up", "Up", "Up", "Down", "Space", "Down", "Down", "Down", "Down", "Enter", "Enter"}, "Olives"},
+		{"plan on row 2", planDialog("t1"), planAnswer("t1", 0, ""), 1,
+			[]string{"Up", "Enter"}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFakeTUI(c.d)
+			f.cursor = c.cursor
+			act := NewActor(f, "2.1.328", f.pending, NewIntents(), testOpts())
+			if err := act.Answer(context.Background(), c.a); err != nil {
+				t.Fatal(err)
+			}
+			if got := f.sent(); !reflect.DeepEqual(got, c.keys) {
+				t.Errorf("keys = %q; want %q", got, c.keys)
+			}
+			if c.record != "" && f.records[c.d.Questions[0].Question] != c.record {
+				t.Errorf("records = %v; want %q", f.records, c.record)
+			}
+			if c.d.Kind == conv.DialogPlan && f.result != "approved" {
+				t.Errorf("result = %q; want approved", f.result)
 			}
 		})
 	}

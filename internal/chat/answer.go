@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"lab/internal/claude"
@@ -53,6 +54,12 @@ func (a *Actor) Answer(ctx context.Context, ans conv.Answer) error {
 		a.intents.Record(ans.ToolID, a.opts.Intend(a.withPlanRows(d), ans))
 	}
 	start := time.Now()
+	if err := a.rewind(ctx, steps[0].Expect); err != nil {
+		if a.intents != nil {
+			a.intents.Forget(ans.ToolID)
+		}
+		return err
+	}
 	committed, err := a.play(ctx, steps)
 	if err != nil {
 		if !committed {
@@ -87,6 +94,69 @@ func (a *Actor) withPlanRows(d *conv.Dialog) *conv.Dialog {
 	c := *d
 	c.PlanRows = a.geom.Rows
 	return &c
+}
+
+// rewind brings the cursor back to row 1 when someone moved it at the
+// terminal but changed nothing else: the recipe's first checkpoint (fresh)
+// shows the same picker, with the cursor on another row, nothing ticked
+// and nothing typed. It climbs exactly as many rows as the pane shows
+// above the cursor, so Up never wraps; if the pane moved meanwhile, the
+// fresh checkpoint that follows catches it. Anything else is left for
+// that checkpoint to judge.
+func (a *Actor) rewind(ctx context.Context, fresh *claude.Expect) error {
+	capture, err := a.pane.Capture(ctx)
+	if err != nil {
+		return conv.Wrap(conv.EUnavailable, err, "cannot read the run's pane")
+	}
+	s := claude.ParseScreen(capture)
+	if fresh.Check(s) == nil || s.Kind != fresh.Kind || s.Kind == claude.ScreenReview {
+		return nil
+	}
+	if fresh.Question != "" && !claude.SameText(s.Question, fresh.Question) {
+		return nil
+	}
+	if fresh.Rows > 0 && s.Numbered() != fresh.Rows {
+		return nil
+	}
+	up := -1
+	for i, r := range s.Rows {
+		if r.Box == claude.Checked {
+			return nil
+		}
+		if r.Cursor {
+			up = i
+		}
+	}
+	if up <= 0 || !a.freeTextUntouched(s) {
+		return nil
+	}
+	a.log.Info("cursor moved at the terminal; rewinding to row 1", "rows_up", up)
+	for range up {
+		if err := a.pane.SendKey(ctx, "Up"); err != nil {
+			return conv.Wrap(conv.EUnavailable, err, "sending Up")
+		}
+		if err := pause(ctx, a.opts.KeyDelay); err != nil {
+			return conv.Wrap(conv.EUnavailable, err, "answer cancelled")
+		}
+	}
+	return nil
+}
+
+// freeTextUntouched reports whether the picker's free-text row still shows
+// its placeholder: the row before "Chat about this" on a question, the
+// feedback row on a plan.
+func (a *Actor) freeTextUntouched(s *claude.Screen) bool {
+	if s.Kind == claude.ScreenPlan {
+		f := a.geom.Feedback
+		return f < len(s.Rows) && s.Rows[f].Label == a.geom.Rows[f]
+	}
+	n := s.Numbered()
+	for _, r := range s.Rows {
+		if r.Number == n-1 {
+			return strings.HasPrefix(r.Label, "Type something")
+		}
+	}
+	return false
 }
 
 // play runs a recipe. committed reports whether the committing key was
