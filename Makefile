@@ -4,7 +4,7 @@
 GO ?= go
 export LAB_CLAUDE_BIN ?= $(CURDIR)/tools/claude-2.1.328/node_modules/@anthropic-ai/claude-code/bin/claude.exe
 
-.PHONY: all build test test-go test-web lint claude web demo bench clean
+.PHONY: all build test test-go test-web test-e2e lint claude web demo bench clean
 
 all: build
 
@@ -39,6 +39,11 @@ web: web/node_modules/.package-lock.json
 # Typecheck and unit-test the web app.
 test-web: web/node_modules/.package-lock.json
 	cd web && npm run typecheck && npm test
+
+# The web app in headless Chromium against the real server running real
+# CLI runs (scripted model); writes docs/screenshots/. Needs /usr/bin/chromium.
+test-e2e: claude web build
+	cd web && LAB_BIN=$(CURDIR)/bin/lab npm run e2e
 
 test: lint test-go test-web
 

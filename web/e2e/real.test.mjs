@@ -96,7 +96,7 @@ describe("answering every shape through the UI", () => {
     await shot(page, "collapsed-composer");
     await card.locator('[data-option="0"]').click();
     const s = await answered(id);
-    assert.match(await s.innerText(), /→\s*SQLite/);
+    assert.match(await s.textContent(), /→\s*SQLite/);
   });
 
   test("single-select: Other free text", async () => {
@@ -106,7 +106,7 @@ describe("answering every shape through the UI", () => {
     await card.locator("textarea").fill("DuckDB please");
     await card.getByRole("button", { name: "Send" }).click();
     const s = await answered(id);
-    assert.match(await s.innerText(), /DuckDB please/);
+    assert.match(await s.textContent(), /DuckDB please/);
   });
 
   test("multi-select: checkboxes and submit", async () => {
@@ -116,7 +116,7 @@ describe("answering every shape through the UI", () => {
     await card.locator('[data-option="0"]').click();
     await card.getByRole("button", { name: "Submit" }).click();
     const s = await answered(id);
-    assert.match(await s.innerText(), /Olives, Cheese/);
+    assert.match(await s.textContent(), /Olives, Cheese/);
   });
 
   test("multi-question form: steps, review, submit", async () => {
@@ -137,7 +137,7 @@ describe("answering every shape through the UI", () => {
   test("plan: shown in full, approved", async () => {
     await startRun("plan", "lab:plan make a plan", "plan");
     const { card, id } = await pendingCard();
-    const plan = await card.locator(".plan").innerText();
+    const plan = await card.locator(".plan").textContent();
     assert.ok(plan.length > 40, `plan text too short: ${plan}`);
     await shot(page, "plan");
     await card.locator('[data-row="0"]').click();
@@ -152,7 +152,7 @@ describe("answering every shape through the UI", () => {
     await card.getByRole("button", { name: "Reject with feedback" }).click();
     const s = page.locator(`[data-tool-id="${id}"]`);
     await s.locator(".marker.rejected").waitFor(slow);
-    assert.match(await s.innerText(), /Split it into smaller steps\./);
+    assert.match(await s.textContent(), /Split it into smaller steps\./);
   });
 });
 
@@ -163,7 +163,7 @@ describe("history", () => {
     await page.locator("[data-session]").first().waitFor();
     await page.locator("[data-session]").first().click();
     await chat().locator("[data-tool-id]").first().waitFor(slow);
-    assert.match(await chat().locator("[data-tool-id]").first().innerText(), /→/);
+    assert.match(await chat().locator("[data-tool-id]").first().textContent(), /→/);
     assert.equal(await page.locator('[data-composer="readonly"]').count(), 1);
     assert.equal(await page.locator('textarea[name="reply"]').count(), 0);
   });
@@ -181,7 +181,7 @@ describe("history", () => {
     await page.waitForTimeout(500);
     assert.equal(await page.evaluate(() => window.__xss ?? null), null, "a payload ran");
     assert.equal(await chat().locator("script, img, iframe, svg").count(), 0, "a dangerous element was created");
-    assert.match(await page.locator(".chip-tool pre").innerText(), /<script>window\.__xss='output'<\/script>/, "tool output not shown as text");
+    assert.match(await page.locator(".chip-tool pre").textContent(), /<script>window\.__xss='output'<\/script>/, "tool output not shown as text");
     assert.deepEqual(seen.dialogs, [], "a dialog opened");
   });
 

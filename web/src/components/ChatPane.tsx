@@ -7,10 +7,15 @@
 import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
 import type { Answer } from "../api";
 import { cardToolId, ItemCache, placeItems } from "../lib/placement";
+import { extendDown, extendUp, hiddenAbove, latest, liveRange, slice, trimLive, type Range } from "../lib/range";
 import { afterContent, afterUserScroll, atBottom, initialScroll, shouldLoadOlder, type Action } from "../lib/scroll";
 import type { Conversation } from "./conversation";
 import { DialogCard } from "./DialogCard";
 import { MessageView } from "./MessageView";
+
+/** At most maxRows message rows are rendered; slices move by step rows. */
+const maxRows = 300;
+const step = 150;
 
 export interface PaneProps {
   conv: Conversation;
@@ -28,8 +33,12 @@ export function ChatPane(props: PaneProps) {
   let programmatic = 0;
   const [following, setFollowing] = createSignal(true);
 
+  // The rendered slice of the held messages (see lib/range): bounded, so a
+  // 10,000-message session scrolls as cheaply as a short one.
+  const [range, setRange] = createSignal<Range>(liveRange);
+  const held = () => props.conv.win().messages;
   const items = createMemo(() =>
-    cache.stabilize(placeItems(props.conv.win().messages, props.readOnly ? null : props.conv.pending())),
+    cache.stabilize(placeItems(slice(held(), range()), props.readOnly || !range().live ? null : props.conv.pending())),
   );
 
   function setScrollTop(top: number) {
@@ -57,6 +66,7 @@ export function ChatPane(props: PaneProps) {
 
   createEffect(
     on(items, (its) => {
+      if (scroll.following) setRange((r) => trimLive(held(), r, maxRows));
       const r = afterContent(scroll, cardToolId(its));
       scroll = r.state;
       setFollowing(scroll.following);
@@ -112,16 +122,36 @@ export function ChatPane(props: PaneProps) {
     if (Math.abs(drift) >= 1) setScrollTop(pane.scrollTop + drift);
   }
 
-  async function loadOlder() {
+  /** showOlder renders held rows above the slice, or pages in the next older window. */
+  async function showOlder() {
+    if (hiddenAbove(held(), range())) {
+      recordAnchor();
+      setRange((r) => extendUp(held(), r, step, maxRows));
+      restoreAnchor();
+      return;
+    }
+    if (!props.conv.win().hasMoreBefore || props.conv.loadingOlder()) return;
+    // Pin the slice's top first, so the merge itself renders nothing new.
+    if (range().from === 0 && held().length) setRange((r) => ({ ...r, from: held()[0]!.seq }));
     recordAnchor();
     const ok = await props.conv.loadOlder();
-    if (ok && !scroll.following) restoreAnchor();
+    if (!ok) return;
+    setRange((r) => extendUp(held(), r, step, maxRows));
+    if (!scroll.following) restoreAnchor();
+  }
+
+  /** showNewer renders held rows below a slice that stopped short of the newest. */
+  function showNewer() {
+    if (range().live) return;
+    recordAnchor();
+    setRange((r) => extendDown(held(), r, step, maxRows));
+    restoreAnchor();
   }
 
   /** fillIfShort pages back while the pane cannot scroll yet. */
   function fillIfShort() {
-    const w = props.conv.win();
-    if (w.hasMoreBefore && !props.conv.loadingOlder() && pane.scrollHeight <= pane.clientHeight + 8) void loadOlder();
+    const more = props.conv.win().hasMoreBefore || hiddenAbove(held(), range());
+    if (more && !props.conv.loadingOlder() && pane.scrollHeight <= pane.clientHeight + 8) void showOlder();
   }
 
   let anchorFrame = 0;
@@ -130,13 +160,16 @@ export function ChatPane(props: PaneProps) {
     // Reading layout on every scroll event would force it many times a
     // frame; once per frame is enough to know the reader's top row.
     if (!anchorFrame) anchorFrame = requestAnimationFrame(() => ((anchorFrame = 0), recordAnchor()));
-    const bottom = atBottom(pane.scrollTop, pane.clientHeight, pane.scrollHeight);
+    const bottom = range().live && atBottom(pane.scrollTop, pane.clientHeight, pane.scrollHeight);
     scroll = afterUserScroll(scroll, bottom);
     setFollowing(scroll.following);
-    if (shouldLoadOlder(pane.scrollTop, pane.clientHeight, props.conv.win().hasMoreBefore, props.conv.loadingOlder())) void loadOlder();
+    const more = props.conv.win().hasMoreBefore || hiddenAbove(held(), range());
+    if (shouldLoadOlder(pane.scrollTop, pane.clientHeight, more, props.conv.loadingOlder())) void showOlder();
+    else if (!range().live && pane.scrollHeight - pane.scrollTop - pane.clientHeight < pane.clientHeight) showNewer();
   }
 
   function jump() {
+    if (!range().live) setRange(latest(held(), step));
     scroll = afterUserScroll(scroll, true);
     setFollowing(true);
     perform("bottom");
@@ -152,7 +185,7 @@ export function ChatPane(props: PaneProps) {
     <div class="chat-wrap">
       <div class="chat" ref={pane} onScroll={onScroll} data-testid="chat">
         <div class="chat-inner" ref={inner}>
-          <Show when={props.conv.win().hasMoreBefore}>
+          <Show when={props.conv.win().hasMoreBefore || hiddenAbove(held(), range())}>
             <div class="older muted small">{props.conv.loadingOlder() ? "Loading older messages…" : "Scroll up for older messages"}</div>
           </Show>
           <Show when={props.conv.loaded() && items().length === 0}>
