@@ -1,0 +1,404 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"lab/internal/chat"
+	"lab/internal/claude"
+	"lab/internal/conv"
+	"lab/internal/fakeclaudeapi"
+	"lab/internal/httpapi"
+	"lab/internal/runs"
+	"lab/internal/store"
+	"lab/internal/webui"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+func init() {
+	commands["serve"] = command{"serve the API and web app (the default)", func(ctx context.Context, args []string, env Env) error {
+		return serveCommand(ctx, args, env, false)
+	}}
+	commands["demo"] = command{"serve with a built-in scripted model: no API key needed", func(ctx context.Context, args []string, env Env) error {
+		return serveCommand(ctx, args, env, true)
+	}}
+}
+
+// serveConfig is everything serve needs, from flags and environment.
+type serveConfig struct {
+	Addr      string
+	StateDir  string
+	ClaudeBin string
+	ClaudeEnv []string // KEY=VALUE added to every run's environment
+	BaseURL   string
+	Home      string // whose ~/.claude lab reads and runs use
+	SeedTrust bool
+	Demo      bool
+	LogLevel  string
+	// AllowedHosts are extra Host names to answer to besides loopback's.
+	AllowedHosts []string
+}
+
+// envList collects repeated KEY=VALUE flags.
+type envList []string
+
+func (e *envList) String() string { return strings.Join(*e, ",") }
+func (e *envList) Set(v string) error {
+	k, _, ok := strings.Cut(v, "=")
+	if !ok || k == "" || strings.ContainsAny(k, " \t\n") {
+		return fmt.Errorf("want KEY=VALUE, got %q", v)
+	}
+	*e = append(*e, v)
+	return nil
+}
+
+func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	get := func(k, def string) string {
+		if v := env.Getenv(k); v != "" {
+			return v
+		}
+		return def
+	}
+	c := serveConfig{Demo: demo}
+	home := get("HOME", "")
+	fs.StringVar(&c.Addr, "addr", get("LAB_ADDR", "127.0.0.1:8080"), "listen address (env LAB_ADDR); anything but loopback exposes lab to the network")
+	fs.StringVar(&c.StateDir, "state-dir", "", "state folder (env LAB_STATE_DIR; default ~/.local/state/lab, demo: ~/.local/state/lab/demo)")
+	fs.StringVar(&c.ClaudeBin, "claude-bin", get("LAB_CLAUDE_BIN", ""), "the claude binary (env LAB_CLAUDE_BIN; default: claude on PATH, demo: the pinned one in tools/)")
+	fs.Var((*envList)(&c.ClaudeEnv), "claude-env", "KEY=VALUE added to every run's environment (repeatable)")
+	fs.StringVar(&c.BaseURL, "base-url", get("LAB_BASE_URL", ""), "the external URL when behind a proxy, e.g. https://lab.example.org (env LAB_BASE_URL); https makes cookies Secure")
+	fs.BoolVar(&c.SeedTrust, "seed-trust", get("LAB_SEED_TRUST", "true") != "false", "mark a run's folder trusted in ~/.claude.json before starting it (env LAB_SEED_TRUST)")
+	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
+	fs.StringVar(&c.LogLevel, "log-level", get("LAB_LOG_LEVEL", "info"), "debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if v := env.Getenv("LAB_ALLOWED_HOSTS"); v != "" && len(c.AllowedHosts) == 0 {
+		(*hostList)(&c.AllowedHosts).Set(v)
+	}
+	dir, err := StateDir(c.StateDir, env.Getenv)
+	if err != nil {
+		return c, err
+	}
+	c.StateDir = dir
+	if demo && !explicitStateDir(fs, env) {
+		c.StateDir = filepath.Join(dir, "demo")
+	}
+	c.Home = home
+	if demo {
+		// The demo never touches the operator's own Claude Code setup.
+		c.Home = filepath.Join(c.StateDir, "home")
+		if c.ClaudeBin == "" {
+			c.ClaudeBin = pinnedClaude()
+		}
+	}
+	if c.ClaudeBin == "" {
+		c.ClaudeBin = "claude"
+	}
+	if c.Home == "" {
+		return c, errors.New("HOME is not set")
+	}
+	return c, nil
+}
+
+// pinnedClaude is where scripts/install-claude.sh puts the pinned CLI,
+// relative to the working directory (the repository when run by make).
+func pinnedClaude() string {
+	p, _ := filepath.Abs(filepath.Join("tools", "claude-2.1.328", "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe"))
+	return p
+}
+
+func serveCommand(ctx context.Context, args []string, env Env, demo bool) error {
+	c, err := parseServe(args, env, demo)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, c, env, nil)
+}
+
+// serve runs lab until ctx ends. ready, when set, receives the listening
+// address once the server accepts connections (for tests).
+func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string)) error {
+	level := new(slog.LevelVar)
+	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return fmt.Errorf("log level: %w", err)
+	}
+	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
+
+	db, err := OpenStore(ctx, c.StateDir)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	extraEnv := map[string]string{}
+	for _, kv := range c.ClaudeEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		extraEnv[k] = v
+	}
+	if c.Demo {
+		stopFake, err := startDemoModel(c, extraEnv, log)
+		if err != nil {
+			return err
+		}
+		defer stopFake()
+	}
+
+	rs, err := runs.New(db, runs.Config{
+		StateDir:  c.StateDir,
+		ClaudeBin: c.ClaudeBin,
+		ExtraEnv:  extraEnv,
+		Home:      c.Home,
+		SeedTrust: c.SeedTrust,
+		Logger:    log,
+	})
+	if err != nil {
+		return err
+	}
+	// Adopt before serving: a restart of lab never kills or loses a run.
+	if _, err := rs.Adopt(ctx); err != nil {
+		return fmt.Errorf("adopt runs: %w", err)
+	}
+
+	broker := httpapi.NewBroker(0)
+	intents := chat.NewIntents()
+	lib := chat.NewLibrary(filepath.Join(c.Home, ".claude", "projects"), func(ctx context.Context) map[string]string {
+		return sessionOwners(ctx, db)
+	})
+	svc, err := chat.NewService(ctx, chat.ServiceConfig{
+		Runs:    runnerAdapter{rs},
+		Library: lib,
+		Publish: broker,
+		Logger:  log,
+		Intents: intents.Lookup,
+		Actions: func(r conv.Run, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
+			return chat.NewActor(p, r.CLIVersion, pending, intents, chat.ActorOptions{})
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	addr := ln.Addr().String()
+	var hosts []string
+	if isLoopback(ln.Addr()) {
+		hosts = append([]string{"localhost", "127.0.0.1", "::1"}, c.AllowedHosts...)
+		if u, err := url.Parse(c.BaseURL); err == nil && u.Hostname() != "" {
+			hosts = append(hosts, u.Hostname())
+		}
+	} else {
+		log.Warn("listening beyond loopback: lab is reachable from the network", "addr", addr)
+		hosts = c.AllowedHosts
+	}
+	api, err := httpapi.New(httpapi.Config{
+		Store: db, Runs: svc, Sessions: sessionsAdapter{lib}, Broker: broker,
+		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	registerGauges(api, svc)
+	base := c.BaseURL
+	if base == "" {
+		base = "http://" + addr
+	}
+	if err := announceSetup(ctx, db, base, log); err != nil {
+		return err
+	}
+	hs := api.HTTPServer(addr)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	log.Info("lab is listening", "url", base, "state_dir", c.StateDir, "demo", c.Demo)
+	if ready != nil {
+		ready(addr)
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down; runs keep running")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func isLoopback(a net.Addr) bool {
+	t, ok := a.(*net.TCPAddr)
+	return ok && t.IP.IsLoopback()
+}
+
+// startDemoModel starts the scripted Messages API on loopback and points
+// runs at it, with a private HOME whose Claude Code setup is pre-seeded.
+func startDemoModel(c serveConfig, env map[string]string, log *slog.Logger) (func(), error) {
+	fake := fakeclaudeapi.New(fakeclaudeapi.Options{})
+	if err := fake.Start("127.0.0.1:0"); err != nil {
+		return nil, fmt.Errorf("demo model: %w", err)
+	}
+	const key = "sk-lab-demo-key"
+	if err := claude.SeedHome(c.Home, key); err != nil {
+		fake.Close()
+		return nil, fmt.Errorf("demo home: %w", err)
+	}
+	env["HOME"] = c.Home
+	env["ANTHROPIC_BASE_URL"] = fake.URL()
+	env["ANTHROPIC_API_KEY"] = key
+	env["DISABLE_TELEMETRY"] = "1"
+	env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
+	log.Info("demo: runs talk to the built-in scripted model", "url", fake.URL(), "home", c.Home)
+	return func() { fake.Close() }, nil
+}
+
+// announceSetup prints the one-time setup link while no password is set.
+func announceSetup(ctx context.Context, db *store.DB, base string, log *slog.Logger) error {
+	has, err := db.HasPassword(ctx)
+	if err != nil {
+		return err
+	}
+	if has {
+		return nil
+	}
+	token, err := db.CreateSetupToken(ctx)
+	if err != nil {
+		return err
+	}
+	log.Warn("no password is set yet: open the setup link to choose one (or run `lab passwd`)", "url", httpapi.SetupURL(base, token))
+	return nil
+}
+
+// sessionsAdapter serves the API's history from the chat library.
+type sessionsAdapter struct{ lib *chat.Library }
+
+func (a sessionsAdapter) List(ctx context.Context, q httpapi.SessionQuery) (httpapi.SessionList, error) {
+	l, err := a.lib.List(ctx, chat.SessionFilter{Q: q.Query, Offset: q.Offset, Limit: q.Limit})
+	if err != nil {
+		return httpapi.SessionList{}, err
+	}
+	return httpapi.SessionList{Sessions: l.Sessions, Total: l.Total, HasMore: l.NextOffset > 0}, nil
+}
+
+func (a sessionsAdapter) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
+	return a.lib.Messages(ctx, id, q)
+}
+
+// hostList collects comma-separated host names.
+type hostList []string
+
+func (h *hostList) String() string { return strings.Join(*h, ",") }
+func (h *hostList) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*h = append(*h, p)
+		}
+	}
+	return nil
+}
+
+// explicitStateDir reports whether the operator chose the state folder.
+func explicitStateDir(fs *flag.FlagSet, env Env) bool {
+	set := env.Getenv("LAB_STATE_DIR") != ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "state-dir" {
+			set = true
+		}
+	})
+	return set
+}
+
+// runnerAdapter fits the runs service to what the chat layer drives.
+type runnerAdapter struct{ rs *runs.Service }
+
+func (a runnerAdapter) List(ctx context.Context) ([]conv.Run, error) { return a.rs.List(ctx) }
+func (a runnerAdapter) Get(ctx context.Context, id string) (conv.Run, error) {
+	return a.rs.Get(ctx, id)
+}
+func (a runnerAdapter) Start(ctx context.Context, req conv.StartRequest) (conv.Run, error) {
+	return a.rs.Start(ctx, req)
+}
+func (a runnerAdapter) Stop(ctx context.Context, id string) error {
+	_, err := a.rs.Stop(ctx, id)
+	return err
+}
+func (a runnerAdapter) Sweep(ctx context.Context) ([]string, error) { return a.rs.Sweep(ctx) }
+func (a runnerAdapter) Spool(ctx context.Context, id string) (*claude.Spool, error) {
+	return a.rs.Spool(ctx, id)
+}
+
+// Pane types into the run's tmux pane. A run that ended gets a pane that
+// refuses every key, so a late action fails cleanly.
+func (a runnerAdapter) Pane(id string) chat.Pane {
+	target, err := a.rs.Target(context.Background(), id)
+	if err != nil {
+		return deadPane{err}
+	}
+	return chat.TmuxPane{Server: a.rs.Tmux(), Target: target}
+}
+
+type deadPane struct{ err error }
+
+func (d deadPane) SendKey(context.Context, string) error   { return d.err }
+func (d deadPane) Paste(context.Context, string) error     { return d.err }
+func (d deadPane) Capture(context.Context) (string, error) { return "", d.err }
+
+// sessionOwners maps each session id to the run that had it.
+func sessionOwners(ctx context.Context, db *store.DB) map[string]string {
+	m, err := db.RunSessions(ctx)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// registerGauges exposes runs by state and the live tailers' lag.
+func registerGauges(api *httpapi.Server, svc *chat.Service) {
+	reg := api.Registry()
+	for _, st := range []conv.State{conv.StateWorking, conv.StateQuestion, conv.StateNeedsInput, conv.StateIdle, conv.StateEnded} {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "lab_runs", Help: "Runs by conversational state.", ConstLabels: prometheus.Labels{"state": string(st)},
+		}, func() float64 {
+			runs, err := svc.List(context.Background())
+			if err != nil {
+				return 0
+			}
+			n := 0
+			for _, r := range runs {
+				if r.State == st {
+					n++
+				}
+			}
+			return float64(n)
+		}))
+	}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "lab_tailer_lag_seconds", Help: "The longest time since a live run's tailer last caught up.",
+	}, func() float64 {
+		var most time.Duration
+		for _, d := range svc.Lag() {
+			most = max(most, d)
+		}
+		return most.Seconds()
+	}))
+}

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lab/internal/claudetest"
+	"lab/internal/conv"
+	"lab/internal/tmux"
+)
+
+// syncBuf is a goroutine-safe log sink.
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuf) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// labServer is lab serving in-process on a loopback port.
+type labServer struct {
+	t     *testing.T
+	base  string
+	token string
+	log   *syncBuf
+}
+
+// startLab runs `lab demo` in-process with a private state dir, HOME and
+// the pinned CLI, and returns once it listens.
+func startLab(t *testing.T, extra ...string) *labServer {
+	t.Helper()
+	bin := claudetest.CLI(t)
+	state := claudetest.ShortTempDir(t, "labsrv")
+	home := t.TempDir()
+	log := &syncBuf{}
+	env := Env{Stdout: io.Discard, Stderr: log, Getenv: func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}}
+	args := append([]string{"--addr", "127.0.0.1:0", "--state-dir", state, "--claude-bin", bin}, extra...)
+	c, err := parseServe(args, env, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	addrs := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, c, env, func(a string) { addrs <- a }) }()
+	var addr string
+	select {
+	case addr = <-addrs:
+	case err := <-done:
+		t.Fatalf("lab exited before listening: %v\n%s", err, log)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("lab did not listen within 30s\n%s", log)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("lab exited with %v", err)
+		}
+		// Runs keep running across a restart of lab by design; the test
+		// owns its tmux server, so end it.
+		tmux.New(filepath.Join(state, "tmux.sock")).KillServer(context.Background())
+	})
+	db, err := OpenStore(context.Background(), state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, _, err := db.CreateAPIToken(context.Background(), "e2e")
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &labServer{t: t, base: "http://" + addr, token: token, log: log}
+}
+
+// call makes an API request and decodes a JSON answer into out (if set).
+func (l *labServer) call(method, path string, body any, out any) int {
+	l.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, l.base+path, rd)
+	req.Header.Set("Authorization", "Bearer "+l.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if out != nil && resp.StatusCode < 300 {
+		if err := json.Unmarshal(raw, out); err != nil {
+			l.t.Fatalf("%s %s: %v in %s", method, path, err, raw)
+		}
+	}
+	if resp.StatusCode >= 400 && out != nil {
+		l.t.Logf("%s %s: %d %s", method, path, resp.StatusCode, raw)
+	}
+	return resp.StatusCode
+}
+
+func (l *labServer) page(runID string) conv.Page {
+	var p conv.Page
+	if code := l.call("GET", "/api/v1/runs/"+runID+"/messages", nil, &p); code != 200 {
+		l.t.Fatalf("messages: status %d", code)
+	}
+	return p
+}
+
+func (l *labServer) waitPage(runID, what string, ok func(conv.Page) bool) conv.Page {
+	l.t.Helper()
+	var p conv.Page
+	claudetest.Poll(l.t, 60*time.Second, what, func() bool {
+		p = l.page(runID)
+		return ok(p)
+	})
+	return p
+}
+
+func dialogMessages(p conv.Page, toolID string) []conv.Message {
+	var out []conv.Message
+	for _, m := range p.Messages {
+		if m.Kind == conv.KindDialog && m.Dialog.ToolID == toolID {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestServeAnswersARealQuestion drives lab end to end: the real CLI in
+// tmux against the scripted model, the pending dialog beside the stream,
+// an answer through the API, and the outcome the transcript recorded.
+func TestServeAnswersARealQuestion(t *testing.T) {
+	lab := startLab(t)
+	work := t.TempDir()
+	var run conv.Run
+	if code := lab.call("POST", "/api/v1/runs", conv.StartRequest{Cwd: work, Prompt: "lab:single pick one"}, &run); code != 201 {
+		t.Fatalf("start: status %d\n%s", code, lab.log)
+	}
+	p := lab.waitPage(run.ID, "a pending question", func(p conv.Page) bool { return p.PendingDialog != nil })
+	if p.State != conv.StateQuestion || !p.PendingDialog.Answerable || len(p.PendingDialog.Questions) != 1 {
+		t.Fatalf("got state %s dialog %+v; want an answerable single question", p.State, p.PendingDialog)
+	}
+	toolID := p.PendingDialog.ToolID
+	// On 2.1.328 the transcript holds the pending tool_use too: at most one
+	// stream message for it, pending, never a synthesized duplicate.
+	if ds := dialogMessages(p, toolID); len(ds) > 1 || (len(ds) == 1 && ds[0].Dialog.Outcome != nil) {
+		t.Fatalf("got dialog messages %+v; want at most one, pending", ds)
+	}
+	var runs struct{ Runs []conv.Run }
+	lab.call("GET", "/api/v1/runs", nil, &runs)
+	if len(runs.Runs) != 1 || !runs.Runs[0].Pending || runs.Runs[0].State != conv.StateQuestion {
+		t.Fatalf("runs: got %+v; want one pending run in question", runs.Runs)
+	}
+
+	// A stale tool id is refused before any key is sent.
+	if code := lab.call("POST", "/api/v1/runs/"+run.ID+"/answer", conv.Answer{ToolID: "toolu_stale", Answers: []conv.QuestionAnswer{{Chosen: []int{0}}}}, nil); code != 409 {
+		t.Fatalf("stale answer: got %d; want 409", code)
+	}
+	last := len(p.PendingDialog.Questions[0].Options) - 1
+	want := p.PendingDialog.Questions[0].Options[last].Label
+	if code := lab.call("POST", "/api/v1/runs/"+run.ID+"/answer", conv.Answer{ToolID: toolID, Answers: []conv.QuestionAnswer{{Chosen: []int{last}}}}, nil); code != 204 {
+		t.Fatalf("answer: got %d; want 204\n%s", code, lab.log)
+	}
+	p = lab.waitPage(run.ID, "the recorded outcome", func(p conv.Page) bool {
+		ds := dialogMessages(p, toolID)
+		return len(ds) == 1 && ds[0].Dialog.Outcome != nil && p.State != conv.StateQuestion
+	})
+	out := dialogMessages(p, toolID)[0].Dialog.Outcome
+	if out.Dismissed || len(out.Results) != 1 || len(out.Results[0].Chosen) != 1 || out.Results[0].Chosen[0] != want {
+		t.Fatalf("got outcome %+v; want %q chosen", out, want)
+	}
+	if p.PendingDialog != nil {
+		t.Fatalf("got pending %+v after the answer; want none", p.PendingDialog)
+	}
+	// Answering again is a conflict: the dialog is resolved.
+	if code := lab.call("POST", "/api/v1/runs/"+run.ID+"/answer", conv.Answer{ToolID: toolID, Answers: []conv.QuestionAnswer{{Chosen: []int{0}}}}, nil); code != 409 {
+		t.Fatalf("second answer: got %d; want 409", code)
+	}
+
+	// History lists the run's session and serves it read-only.
+	var hist struct {
+		Sessions []conv.Session
+		Total    int
+	}
+	lab.call("GET", "/api/v1/sessions", nil, &hist)
+	if hist.Total != 1 || hist.Sessions[0].RunID != run.ID || hist.Sessions[0].ID != p.TranscriptID {
+		t.Fatalf("sessions: got %+v; want the run's session owned by %s", hist, run.ID)
+	}
+	var hp conv.Page
+	lab.call("GET", "/api/v1/sessions/"+p.TranscriptID+"/messages", nil, &hp)
+	if len(hp.Messages) != len(p.Messages) {
+		t.Fatalf("history window: got %d messages; want %d", len(hp.Messages), len(p.Messages))
+	}
+
+	if code := lab.call("POST", "/api/v1/runs/"+run.ID+"/stop", nil, nil); code != 204 {
+		t.Fatalf("stop: got %d", code)
+	}
+	p = lab.page(run.ID)
+	if p.State != conv.StateEnded || len(p.Messages) == 0 {
+		t.Fatalf("after stop: got state %s with %d messages; want ended with the transcript", p.State, len(p.Messages))
+	}
+	if code := lab.call("POST", "/api/v1/runs/"+run.ID+"/reply", map[string]string{"text": "hello?"}, nil); code != 409 {
+		t.Fatalf("reply to an ended run: got %d; want 409", code)
+	}
+}
+
+func TestParseServeDefaults(t *testing.T) {
+	env := Env{Stderr: io.Discard, Getenv: func(k string) string {
+		return map[string]string{"HOME": "/home/op"}[k]
+	}}
+	c, err := parseServe(nil, env, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:8080" || c.StateDir != "/home/op/.local/state/lab" || c.ClaudeBin != "claude" || c.Home != "/home/op" || !c.SeedTrust {
+		t.Fatalf("serve defaults: got %+v", c)
+	}
+	d, err := parseServe(nil, env, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.StateDir != "/home/op/.local/state/lab/demo" || d.Home != "/home/op/.local/state/lab/demo/home" || !strings.HasSuffix(d.ClaudeBin, "claude.exe") {
+		t.Fatalf("demo defaults: got %+v; want a private state dir, HOME and the pinned CLI", d)
+	}
+	for _, bad := range [][]string{{"--claude-env", "NOVALUE"}, {"extra"}, {"--log-level", "loud", "--nope"}} {
+		if _, err := parseServe(bad, env, false); err == nil {
+			t.Errorf("parseServe(%v) = nil error; want one", bad)
+		}
+	}
+	e, err := parseServe([]string{"--claude-env", "A=1", "--claude-env", "B=x=y", "--allowed-hosts", "lab.lan, box"}, env, false)
+	if err != nil || fmt.Sprint(e.ClaudeEnv) != "[A=1 B=x=y]" || fmt.Sprint(e.AllowedHosts) != "[lab.lan box]" {
+		t.Fatalf("got %+v, %v", e, err)
+	}
+}
