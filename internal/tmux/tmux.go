@@ -192,8 +192,17 @@ func (s *Server) PanePID(ctx context.Context, target string) (int, error) {
 
 // PaneID returns the pane id (e.g. %3) of a session's active pane.
 func (s *Server) PaneID(ctx context.Context, session string) (string, error) {
-	out, err := s.cmd(ctx, nil, "display-message", "-p", "-t", exact(session), "#{pane_id}")
-	return strings.TrimSpace(out), err
+	// "=name" alone names a session; a pane target needs the trailing
+	// colon, or tmux 3.3a prints nothing and exits 0.
+	out, err := s.cmd(ctx, nil, "display-message", "-p", "-t", exact(session)+":", "#{pane_id}")
+	if err != nil {
+		return "", err
+	}
+	id := strings.TrimSpace(out)
+	if id == "" {
+		return "", fmt.Errorf("tmux: no pane for session %q", session)
+	}
+	return id, nil
 }
 
 // exact makes a target match a session name exactly, not by prefix.
@@ -209,7 +218,9 @@ func (s *Server) cmd(ctx context.Context, stdin *strings.Reader, args ...string)
 	c.Stdout, c.Stderr = &out, &errb
 	if err := c.Run(); err != nil {
 		msg := strings.TrimSpace(errb.String())
-		if strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") {
+		// "server exited unexpectedly": the server quit as its last
+		// session ended, in the instant this command reached it.
+		if strings.Contains(msg, "no server running") || strings.Contains(msg, "error connecting to") || strings.Contains(msg, "server exited unexpectedly") {
 			return "", fmt.Errorf("%w: %s", ErrNoServer, msg)
 		}
 		if msg == "" {

@@ -69,6 +69,12 @@ func TestSessionLifecycle(t *testing.T) {
 	if pid, err := s.PanePID(ctx, "run-1"); err != nil || pid <= 0 {
 		t.Fatalf("PanePID = %d, %v", pid, err)
 	}
+	if id, err := s.PaneID(ctx, "run-1"); err != nil || !strings.HasPrefix(id, "%") {
+		t.Fatalf("PaneID(run-1) = %q, %v; want %%N", id, err)
+	}
+	if id, err := s.PaneID(ctx, "run"); err == nil {
+		t.Fatalf("PaneID(run) = %q; want an error (no such session, prefixes do not count)", id)
+	}
 	if err := s.KillSession(ctx, "run-1"); err != nil {
 		t.Fatal(err)
 	}
