@@ -16,6 +16,16 @@ $(LAB_CLAUDE_BIN):
 build:
 	$(GO) build -o bin/lab ./cmd/lab
 
+# Start lab with the built-in scripted model and the pinned CLI: no API key
+# needed. State lives in ~/.local/state/lab/demo (LAB_STATE_DIR overrides);
+# the log prints a one-time setup link for choosing the password.
+demo: web build claude
+	./bin/lab demo $(DEMO_FLAGS)
+
+# Start lab for real work: the claude on your PATH and your own ~/.claude.
+run: web build
+	./bin/lab serve $(SERVE_FLAGS)
+
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
