@@ -76,22 +76,27 @@ func (v *View) Sync() (Change, error) {
 
 func (v *View) syncLocked() (Change, error) {
 	var ch Change
-	f, err := os.Open(v.path)
+	// Stat first: an unchanged file (the common case on every request)
+	// costs one syscall.
+	info, err := os.Stat(v.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ch, nil
 	}
 	if err != nil {
+		return ch, fmt.Errorf("stat transcript: %w", err)
+	}
+	if info.Size() == v.size && info.ModTime().UnixNano() == v.modTime {
+		return ch, nil
+	}
+	f, err := os.Open(v.path)
+	if err != nil {
 		return ch, fmt.Errorf("open transcript: %w", err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
+	if info, err = f.Stat(); err != nil {
 		return ch, fmt.Errorf("stat transcript: %w", err)
 	}
 	size, mtime := info.Size(), info.ModTime().UnixNano()
-	if size == v.size && mtime == v.modTime {
-		return ch, nil
-	}
 	if size < v.offset {
 		// Truncated or replaced: the old folding says nothing about the
 		// new bytes.
