@@ -39,6 +39,7 @@ type Fold struct {
 
 	partial    []byte // the held incomplete last line
 	partialFul bool   // the held line's prefix already asked for a full parse
+	reading    bool   // inside ReadFrom: keep the line buffer between lines
 	skipping   bool   // discarding the rest of a bookkeeping line
 	bytes      int64
 	lines      int
@@ -95,6 +96,12 @@ func (f *Fold) Write(p []byte) {
 // costs nothing to hold.
 func (f *Fold) holdMore(p []byte) {
 	f.partial = foldAppend(f.partial, p)
+	f.peekHeld()
+}
+
+// peekHeld decides, once the held line's prefix allows, whether the line is
+// skippable bookkeeping.
+func (f *Fold) peekHeld() {
 	if f.partialFul {
 		return
 	}
@@ -111,16 +118,22 @@ func (f *Fold) holdMore(p []byte) {
 // arriving in small pieces is copied O(1) times per byte.
 func foldAppend(dst, p []byte) []byte {
 	if len(dst)+len(p) > cap(dst) {
-		n := max(2*cap(dst), len(dst)+len(p), 512)
-		grown := make([]byte, len(dst), n)
-		copy(grown, dst)
-		dst = grown
+		dst = foldGrow(dst, len(p))
 	}
 	return append(dst, p...)
 }
 
+// foldGrow returns dst with room for at least n more bytes, at least
+// doubling its capacity.
+
+func foldGrow(dst []byte, n int) []byte {
+	grown := make([]byte, len(dst), max(2*cap(dst), len(dst)+n, 512))
+	copy(grown, dst)
+	return grown
+}
+
 func (f *Fold) releasePartial() {
-	if cap(f.partial) > foldPartialKeep {
+	if cap(f.partial) > foldPartialKeep && !f.reading {
 		f.partial = nil
 	} else {
 		f.partial = f.partial[:0]
@@ -128,17 +141,39 @@ func (f *Fold) releasePartial() {
 	f.partialFul = false
 }
 
-// ReadFrom feeds everything r yields, as Write would; it returns the bytes
-// read and the first read error other than io.EOF.
+// foldReadChunk is how much ReadFrom asks of the reader at a time.
+const foldReadChunk = 256 << 10
+
+// ReadFrom feeds everything r yields, exactly as Write would, and returns
+// the bytes read and the first read error other than io.EOF. While a line
+// is held it reads straight onto it, and it keeps the line buffer until it
+// returns, so a file of multi-megabyte lines costs one copy per byte and no
+// buffer growth after the longest line.
 func (f *Fold) ReadFrom(r io.Reader) (int64, error) {
-	buf := make([]byte, 256<<10)
+	f.reading = true
+	defer func() {
+		f.reading = false
+		if len(f.partial) == 0 {
+			f.releasePartial()
+		}
+	}()
+	buf := make([]byte, foldReadChunk)
 	var total int64
 	for {
-		n, err := r.Read(buf)
-		if n > 0 {
+		var n int
+		var err error
+		if len(f.partial) > 0 && !f.skipping {
+			if cap(f.partial)-len(f.partial) < foldReadChunk {
+				f.partial = foldGrow(f.partial, foldReadChunk)
+			}
+			held := len(f.partial)
+			n, err = r.Read(f.partial[held : held+foldReadChunk])
+			f.writeOntoHeld(held, n)
+		} else {
+			n, err = r.Read(buf)
 			f.Write(buf[:n])
-			total += int64(n)
 		}
+		total += int64(n)
 		if err == io.EOF {
 			return total, nil
 		}
@@ -146,6 +181,30 @@ func (f *Fold) ReadFrom(r io.Reader) (int64, error) {
 			return total, err
 		}
 	}
+}
+
+// writeOntoHeld is Write for n bytes already read into the spare capacity
+// after the held line's held bytes.
+func (f *Fold) writeOntoHeld(held, n int) {
+	if n == 0 {
+		return
+	}
+	p := f.partial[held : held+n]
+	k := bytes.IndexByte(p, '\n')
+	if k < 0 {
+		f.bytes += int64(n)
+		f.partial = f.partial[:held+n]
+		f.peekHeld()
+		return
+	}
+	f.bytes += int64(k + 1)
+	rest := p[k+1:] // still valid after the line: releasePartial keeps the buffer while reading
+	f.line(f.partial[:held+k])
+	f.releasePartial()
+	// The rest may become the next held line, which starts at the buffer's
+	// front: move it out of the way first.
+	tail := append([]byte(nil), rest...)
+	f.Write(tail)
 }
 
 // line folds one complete line (without its newline).

@@ -91,7 +91,7 @@ type foldLine struct {
 // not one well-formed JSON object.
 func (ln *foldLine) parse(b []byte) bool {
 	*ln = foldLine{}
-	o := jsObjectAt(b)
+	o := jsLineObject(b)
 	for {
 		k, v, ok := o.next()
 		if !ok {

@@ -39,8 +39,12 @@ func jsWS(b []byte, i int) int {
 }
 
 // jsSkipString returns the index just past the string starting at b[i]
-// (which must be '"'), or -1 if it is unterminated.
-func jsSkipString(b []byte, i int) int {
+// (which must be '"'), or -1 if it is unterminated or has a bad escape.
+func jsSkipString(b []byte, i int) int { return jsSkipStr(b, i, true) }
+
+// jsSkipStr is jsSkipString with the escape check optional: parts of a line
+// already validated as a whole are walked again without it.
+func jsSkipStr(b []byte, i int, check bool) int {
 	j := i + 1
 	for {
 		k := bytes.IndexByte(b[j:], '"')
@@ -55,7 +59,7 @@ func jsSkipString(b []byte, i int) int {
 			n++
 		}
 		if n%2 == 0 {
-			if !jsEscapesValid(b[i+1 : q]) {
+			if check && !jsEscapesValid(b[i+1:q]) {
 				return -1
 			}
 			return q + 1
@@ -142,12 +146,12 @@ func jsSkipLiteral(b []byte, i int, lit string) int {
 
 // jsSkipKeyColon expects `"key" :` at b[i] (after whitespace) and returns
 // the index past the colon, or -1.
-func jsSkipKeyColon(b []byte, i int) int {
+func jsSkipKeyColon(b []byte, i int, check bool) int {
 	i = jsWS(b, i)
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	if i = jsSkipString(b, i); i < 0 {
+	if i = jsSkipStr(b, i, check); i < 0 {
 		return -1
 	}
 	i = jsWS(b, i)
@@ -160,7 +164,10 @@ func jsSkipKeyColon(b []byte, i int) int {
 // jsSkipValue returns the index just past the JSON value starting at or
 // after b[i] (leading whitespace allowed), or -1 if it is malformed or
 // truncated. It is iterative, so nesting depth costs no Go stack.
-func jsSkipValue(b []byte, i int) int {
+func jsSkipValue(b []byte, i int) int { return jsSkip(b, i, true) }
+
+// jsSkip is jsSkipValue with the escape check optional (see jsSkipStr).
+func jsSkip(b []byte, i int, check bool) int {
 	var stackBuf [64]byte
 	stack := stackBuf[:0]
 	for {
@@ -171,7 +178,7 @@ func jsSkipValue(b []byte, i int) int {
 		}
 		switch c := b[i]; c {
 		case '"':
-			i = jsSkipString(b, i)
+			i = jsSkipStr(b, i, check)
 		case '{', '[':
 			if len(stack) >= jsMaxDepth {
 				return -1
@@ -186,7 +193,7 @@ func jsSkipValue(b []byte, i int) int {
 			}
 			stack = append(stack, c)
 			if c == '{' {
-				if i = jsSkipKeyColon(b, i); i < 0 {
+				if i = jsSkipKeyColon(b, i, check); i < 0 {
 					return -1
 				}
 			}
@@ -218,7 +225,7 @@ func jsSkipValue(b []byte, i int) int {
 			case c == ',':
 				i++
 				if top == '{' {
-					if i = jsSkipKeyColon(b, i); i < 0 {
+					if i = jsSkipKeyColon(b, i, check); i < 0 {
 						return -1
 					}
 				}
@@ -240,16 +247,27 @@ type jsObject struct {
 	i     int
 	start bool
 	bad   bool
+	check bool // validate escapes (a whole line) or trust them (a part of one)
 }
 
-// jsObjectAt starts iterating the object raw must be exactly. A non-object
-// iterates nothing and reports bad.
+// jsObjectAt starts iterating the object raw must be exactly, trusting
+// escapes: raw is a part of a line jsLineObject already validated, or a
+// value only read best-effort. A non-object iterates nothing and reports
+// bad.
 func jsObjectAt(raw []byte) jsObject {
 	i := jsWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return jsObject{bad: true}
 	}
 	return jsObject{b: raw, i: i + 1, start: true}
+}
+
+// jsLineObject is jsObjectAt for a whole untrusted line: every escape
+// is checked on the way.
+func jsLineObject(raw []byte) jsObject {
+	o := jsObjectAt(raw)
+	o.check = true
+	return o
 }
 
 // next returns the next member; ok is false at the end or on malformed
@@ -288,7 +306,7 @@ func (o *jsObject) next() (key, val []byte, ok bool) {
 		o.bad = true
 		return nil, nil, false
 	}
-	ke := jsSkipString(b, i)
+	ke := jsSkipStr(b, i, o.check)
 	if ke < 0 {
 		o.bad = true
 		return nil, nil, false
@@ -300,7 +318,7 @@ func (o *jsObject) next() (key, val []byte, ok bool) {
 		return nil, nil, false
 	}
 	vs := jsWS(b, j+1)
-	ve := jsSkipValue(b, vs)
+	ve := jsSkip(b, vs, o.check)
 	if ve < 0 {
 		o.bad = true
 		return nil, nil, false
@@ -313,7 +331,8 @@ func (o *jsObject) next() (key, val []byte, ok bool) {
 // returned false without bad.
 func (o *jsObject) end() int { return o.i }
 
-// jsArray iterates the elements of a JSON array.
+// jsArray iterates the elements of a JSON array, trusting escapes (arrays
+// are only ever read inside a validated line, or best-effort).
 type jsArray struct {
 	b     []byte
 	i     int
@@ -359,7 +378,7 @@ func (a *jsArray) next() (val []byte, ok bool) {
 		}
 	}
 	vs := jsWS(b, i)
-	ve := jsSkipValue(b, vs)
+	ve := jsSkip(b, vs, false)
 	if ve < 0 {
 		a.bad = true
 		return nil, false
