@@ -42,15 +42,28 @@ type labServer struct {
 	base  string
 	token string
 	log   *syncBuf
+	stop  func() // graceful shutdown, as on SIGTERM
 }
 
 // startLab runs `lab demo` in-process with a private state dir, HOME and
-// the pinned CLI, and returns once it listens.
-func startLab(t *testing.T, extra ...string) *labServer {
+// the pinned CLI, and returns once it listens. It stops at cleanup, ending
+// the test's tmux server too.
+func startLab(t *testing.T) *labServer {
+	t.Helper()
+	state := claudetest.ShortTempDir(t, "labsrv")
+	t.Cleanup(func() {
+		// Runs outlive lab by design; the test owns its tmux server.
+		tmux.New(filepath.Join(state, "tmux.sock")).KillServer(context.Background())
+	})
+	l := startLabAt(t, state, t.TempDir())
+	t.Cleanup(l.stop)
+	return l
+}
+
+// startLabAt serves from the given state dir and HOME until stop.
+func startLabAt(t *testing.T, state, home string) *labServer {
 	t.Helper()
 	bin := claudetest.CLI(t)
-	state := claudetest.ShortTempDir(t, "labsrv")
-	home := t.TempDir()
 	log := &syncBuf{}
 	env := Env{Stdout: io.Discard, Stderr: log, Getenv: func(k string) string {
 		if k == "HOME" {
@@ -58,8 +71,7 @@ func startLab(t *testing.T, extra ...string) *labServer {
 		}
 		return ""
 	}}
-	args := append([]string{"--addr", "127.0.0.1:0", "--state-dir", state, "--claude-bin", bin}, extra...)
-	c, err := parseServe(args, env, true)
+	c, err := parseServe([]string{"--addr", "127.0.0.1:0", "--state-dir", state, "--claude-bin", bin}, env, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,29 +83,32 @@ func startLab(t *testing.T, extra ...string) *labServer {
 	select {
 	case addr = <-addrs:
 	case err := <-done:
+		cancel()
 		t.Fatalf("lab exited before listening: %v\n%s", err, log)
 	case <-time.After(30 * time.Second):
+		cancel()
 		t.Fatalf("lab did not listen within 30s\n%s", log)
 	}
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("lab exited with %v", err)
-		}
-		// Runs keep running across a restart of lab by design; the test
-		// owns its tmux server, so end it.
-		tmux.New(filepath.Join(state, "tmux.sock")).KillServer(context.Background())
-	})
 	db, err := OpenStore(context.Background(), state)
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := db.CreateAPIToken(context.Background(), "e2e")
+	token, _, err := db.CreateAPIToken(context.Background(), fmt.Sprintf("e2e-%d", time.Now().UnixNano()))
 	db.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &labServer{t: t, base: "http://" + addr, token: token, log: log}
+	var once sync.Once
+	l := &labServer{t: t, base: "http://" + addr, token: token, log: log}
+	l.stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("lab exited with %v", err)
+			}
+		})
+	}
+	return l
 }
 
 // call makes an API request and decodes a JSON answer into out (if set).
@@ -226,6 +241,45 @@ func TestServeAnswersARealQuestion(t *testing.T) {
 	}
 	if code := lab.call("POST", "/api/v1/runs/"+run.ID+"/reply", map[string]string{"text": "hello?"}, nil); code != 409 {
 		t.Fatalf("reply to an ended run: got %d; want 409", code)
+	}
+}
+
+// TestServeRestartKeepsPendingRun stops lab while a question is pending and
+// starts it again on the same state: the run is adopted, still pending, and
+// the answer still lands.
+func TestServeRestartKeepsPendingRun(t *testing.T) {
+	state := claudetest.ShortTempDir(t, "labsrv")
+	home := t.TempDir()
+	t.Cleanup(func() { tmux.New(filepath.Join(state, "tmux.sock")).KillServer(context.Background()) })
+	first := startLabAt(t, state, home)
+	var run conv.Run
+	if code := first.call("POST", "/api/v1/runs", conv.StartRequest{Cwd: t.TempDir(), Prompt: "lab:multi toppings"}, &run); code != 201 {
+		t.Fatalf("start: %d\n%s", code, first.log)
+	}
+	before := first.waitPage(run.ID, "a pending question", func(p conv.Page) bool { return p.PendingDialog != nil })
+	first.stop()
+
+	second := startLabAt(t, state, home)
+	defer second.stop()
+	after := second.page(run.ID)
+	if after.PendingDialog == nil || after.PendingDialog.ToolID != before.PendingDialog.ToolID || after.State != conv.StateQuestion {
+		t.Fatalf("after restart: got state %s pending %+v; want the same pending dialog %s", after.State, after.PendingDialog, before.PendingDialog.ToolID)
+	}
+	if after.TranscriptID != before.TranscriptID || len(after.Messages) != len(before.Messages) {
+		t.Fatalf("after restart: got transcript %s with %d messages; want %s with %d", after.TranscriptID, len(after.Messages), before.TranscriptID, len(before.Messages))
+	}
+	ans := conv.Answer{ToolID: after.PendingDialog.ToolID, Answers: []conv.QuestionAnswer{{Chosen: []int{1, 0}}}}
+	if code := second.call("POST", "/api/v1/runs/"+run.ID+"/answer", ans, nil); code != 204 {
+		t.Fatalf("answer after restart: got %d\n%s", code, second.log)
+	}
+	opts := after.PendingDialog.Questions[0].Options
+	p := second.waitPage(run.ID, "the recorded outcome", func(p conv.Page) bool {
+		ds := dialogMessages(p, ans.ToolID)
+		return len(ds) == 1 && ds[0].Dialog.Outcome != nil
+	})
+	got := dialogMessages(p, ans.ToolID)[0].Dialog.Outcome.Results[0].Chosen
+	if fmt.Sprint(got) != fmt.Sprint([]string{opts[1].Label, opts[0].Label}) {
+		t.Fatalf("got chosen %v; want %s then %s (toggle order)", got, opts[1].Label, opts[0].Label)
 	}
 }
 
