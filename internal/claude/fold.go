@@ -15,7 +15,7 @@ const foldChunk = 1024
 
 // foldPartialKeep is the largest line buffer kept for reuse after a line
 // completes; a bigger one (a multi-megabyte tool output) is released.
-const foldPartialKeep = 1 << 20
+const foldPartialKeep = 256 << 10
 
 // Fold turns a Claude Code transcript into the chat stream incrementally:
 // feed it the file's bytes in any split with Write and it holds exactly

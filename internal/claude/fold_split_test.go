@@ -3,14 +3,17 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"lab/internal/conv"
 )
@@ -235,5 +238,72 @@ func TestFoldSeqsStableUnderAppend(t *testing.T) {
 				prev = cur
 			}
 		})
+	}
+}
+
+// chunkReader yields its data in pieces of varying sizes, like a file
+// being read while it grows.
+type chunkReader struct {
+	data  []byte
+	sizes []int
+	i     int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(c.sizes[c.i%len(c.sizes)], len(p), len(c.data))
+	c.i++
+	copy(p, c.data[:n])
+	c.data = c.data[n:]
+	return n, nil
+}
+
+// TestFoldReadFromEqualsWrite: ReadFrom, which reads straight onto a held
+// line, folds exactly like Write, whatever sizes the reader returns,
+// including after bytes fed with Write (a held partial line).
+func TestFoldReadFromEqualsWrite(t *testing.T) {
+	big := strings.Repeat("0123456789\tabcdef \"q\"\n", 40000) // ~1 MB, longer than a read
+	extra := []byte(fxAssistant(t, "tool_use", fxToolUse("toolu_big", "Bash", fxObj{"command": "cat big"})) +
+		fxResult(t, "toolu_big", big, false, fxObj{"toolUseResult": fxObj{"stdout": big}}) +
+		`{"type":"api-request-blob","message":"` + strings.Repeat("z", 600000) + `"}` + "\n" +
+		fxResult(t, "toolu_big", "late", false, nil) + fxUser(t, "after the big lines", nil))
+	inputs := map[string][]byte{"big-lines": extra}
+	for _, fx := range foldFixtures(t) {
+		inputs[fx.name] = readFoldFixture(t, fx.path)
+	}
+	for name, data := range inputs {
+		t.Run(name, func(t *testing.T) {
+			want := foldObserve(foldAll(data))
+			for _, sizes := range [][]int{{1}, {7, 300, 1}, {4096}, {foldReadChunk}, {100000, 3}} {
+				for _, pre := range []int{0, len(data) / 3} {
+					f := NewFold()
+					f.Write(data[:pre])
+					n, err := f.ReadFrom(&chunkReader{data: data[pre:], sizes: sizes})
+					if err != nil || n != int64(len(data)-pre) {
+						t.Fatalf("ReadFrom = %d, %v; want %d, nil", n, err, len(data)-pre)
+					}
+					if d := foldDiffObserved(t, foldObserve(f), want); d != "" {
+						t.Fatalf("chunks %v after %d written bytes: %s", sizes, pre, d)
+					}
+					if cap(f.partial) > foldPartialKeep && len(f.partial) == 0 {
+						t.Errorf("kept a %d-byte buffer after ReadFrom", cap(f.partial))
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFoldReadFromError returns a read error with the bytes read so far
+// folded.
+func TestFoldReadFromError(t *testing.T) {
+	line := fxUser(t, "kept", nil)
+	boom := errors.New("disk gone")
+	f := NewFold()
+	n, err := f.ReadFrom(io.MultiReader(strings.NewReader(line+line[:20]), iotest.ErrReader(boom)))
+	if !errors.Is(err, boom) || n != int64(len(line)+20) || f.Len() != 1 || f.Bytes() != n {
+		t.Errorf("ReadFrom = %d, %v with %d messages, %d bytes; want %d, %v, 1 message", n, err, f.Len(), f.Bytes(), len(line)+20, boom)
 	}
 }
