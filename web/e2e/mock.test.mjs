@@ -69,6 +69,20 @@ describe("chat placement", () => {
     assert.equal(last, "tu_multi");
   });
 
+  test("a card moving from appended to its place keeps what was typed", async () => {
+    await open("/runs/r-multi");
+    const card = page.locator("[data-card]");
+    await card.locator('[data-option="1"]').click();
+    await card.locator('input[type="text"]').fill("half typed");
+    await mock.control("foldPending", { run: "r-multi", before: 4 });
+    await poll(
+      async () => (await chat().locator("[data-seq], [data-card]").evaluateAll((els) => els.map((e) => (e.dataset.card ? "card" : e.dataset.seq)))).join() === "1,2,3,card,5",
+      { what: "card moved to seq 4" },
+    );
+    assert.equal(await card.locator('input[type="text"]').inputValue(), "half typed");
+    assert.equal(await card.locator('[data-option="1"] input').isChecked(), true);
+  });
+
   test("state question without a dialog shows the locked note", async () => {
     await open("/runs/r-locked");
     await page.locator('[data-composer="locked"]').waitFor();

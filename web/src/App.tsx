@@ -43,7 +43,7 @@ export function App() {
   const loggedIn = () => {
     setAuth("in");
     startEvents();
-    if (match(path()).name === "login") navigate("/", true);
+    if (["login", "setup"].includes(match(path()).name)) navigate("/", true);
   };
 
   return (

@@ -19,6 +19,7 @@ export function navigate(p: string, replace = false): void {
 
 export type Route =
   | { name: "login" }
+  | { name: "setup" }
   | { name: "runs" }
   | { name: "new" }
   | { name: "run"; id: string }
@@ -29,6 +30,7 @@ export type Route =
 export function match(p: string): Route {
   const parts = p.split("/").filter(Boolean).map(decodeURIComponent);
   if (parts[0] === "login") return { name: "login" };
+  if (parts[0] === "setup") return { name: "setup" };
   if (parts[0] === "new") return { name: "new" };
   if (parts[0] === "runs" && parts[1]) return { name: "run", id: parts[1] };
   if (parts[0] === "history" && parts[1]) return { name: "session", id: parts[1] };

@@ -4,13 +4,14 @@
 // line is a template so it can follow cmd/lab's flags without code edits:
 //
 //   LAB_BIN        the lab binary, built with the web app (`make web build`)
-//   LAB_E2E_ARGS   argument template, default "demo --addr {addr} --state {state}"
+//   LAB_E2E_ARGS   argument template, default "demo --addr {addr} --state-dir {state}"
 //                  ({addr} = 127.0.0.1:PORT, {state} = the state dir, {home} = HOME)
 //
 // The server gets HOME, LAB_ADDR, LAB_STATE_DIR and LAB_CLAUDE_BIN in its
 // environment too. The suite reads the one-time setup token from the
-// server's output (a line containing "setup_token=<token>" or
-// "setup token: <token>") and waits for GET /healthz to answer 200.
+// server's output (the setup link ".../setup#token=<token>") and waits for
+// GET /healthz to answer 200. In demo mode the runs' HOME, where the CLI
+// writes transcripts and history reads them, is <state>/home.
 
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, existsSync } from "node:fs";
@@ -30,7 +31,8 @@ export function freePort() {
   });
 }
 
-const tokenPatterns = [/setup_token=([A-Za-z0-9_\-.~%]+)/, /setup[ -]token\W+([A-Za-z0-9_\-]{8,})/i];
+// The setup link lab logs is <base>/setup#token=<token>.
+const tokenPatterns = [/\/setup#token=([A-Za-z0-9_\-.~%]+)/, /setup_token=([A-Za-z0-9_\-.~%]+)/];
 
 export async function startLab() {
   const bin = process.env.LAB_BIN;
@@ -44,7 +46,7 @@ export async function startLab() {
   for (const d of [home, state, work]) mkdirSync(d, { recursive: true });
   const port = await freePort();
   const addr = `127.0.0.1:${port}`;
-  const template = process.env.LAB_E2E_ARGS ?? "demo --addr {addr} --state {state}";
+  const template = process.env.LAB_E2E_ARGS ?? "demo --addr {addr} --state-dir {state}";
   const args = template
     .split(/\s+/)
     .filter(Boolean)
@@ -58,7 +60,9 @@ export async function startLab() {
     LANG: "C.UTF-8",
   };
   if (process.env.LAB_CLAUDE_BIN) env.LAB_CLAUDE_BIN = process.env.LAB_CLAUDE_BIN;
-  const child = spawn(bin, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: false });
+  // From the repository root, where demo finds the pinned CLI under tools/.
+  const cwd = new URL("../../../", import.meta.url).pathname;
+  const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: false });
   let out = "";
   const onData = (b) => {
     out += b.toString();
@@ -94,6 +98,8 @@ export async function startLab() {
   return {
     url,
     home,
+    /** HOME of the runs (and of history): the demo keeps its own. */
+    claudeHome: process.env.LAB_E2E_CLAUDE_HOME ?? (template.startsWith("demo") ? join(state, "home") : home),
     state,
     work,
     root,

@@ -230,6 +230,15 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
       emit({ type: "run.messages.changed", run_id: run, state: "question" });
       emit({ type: "run.changed", run_id: run });
     },
+    // The transcript line of the pending dialog lands after the hook served it.
+    foldPending: ({ run, before = 0 }) => {
+      const r = runs.get(run);
+      const d = dialogMsg(0, r.pending);
+      if (before > 0) r.msgs.splice(before - 1, 0, d);
+      else r.msgs.push(d);
+      r.msgs = r.msgs.map((m, i) => stamp({ ...m, seq: i + 1 }));
+      emit({ type: "run.messages.changed", run_id: run, state: r.run.state, backpatch_seq: before || undefined });
+    },
     conflictNext: () => (conflictNext = true),
     answerDelay: ({ ms }) => (answerDelayMs = ms),
     answers: () => answers,

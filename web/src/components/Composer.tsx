@@ -64,7 +64,7 @@ export function Composer(props: ComposerProps) {
         <Match when={props.pending}>
           <div class="note-line waiting" data-composer="waiting">
             <button class="link grow" onClick={props.onShowCard}>
-              ↑ Waiting for your answer above
+              ↑ Answer the card above
             </button>
             {interrupt}
           </div>

@@ -59,6 +59,9 @@ describe("ItemCache", () => {
     expect(b[2], "an equal card (fresh JSON) keeps its item").toBe(a[2]);
     const changed = question("t1");
     changed.questions![0]!.options.push({ label: "Oracle" });
+    const moved = cache.stabilize(placeItems([...msgs, dialogMsg(3, question("t1"))], question("t1")));
+    expect(moved.map((it) => it.key)).toEqual(["m:1", "m:2", "card:t1"]);
+    expect(moved[2], "a card moving from appended to its place keeps its item").toBe(a[2]);
     const c = cache.stabilize(placeItems(msgs, changed));
     expect(c[2], "a changed card gets a new item").not.toBe(a[2]);
     expect(c[1]).toBe(a[1]);

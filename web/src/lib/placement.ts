@@ -57,7 +57,11 @@ export function cardToolId(items: readonly Item[]): string {
  * ItemCache keeps item objects stable across rebuilds so a keyed renderer
  * reuses DOM: a message item lives as long as its message object (merge
  * keeps unchanged messages by identity), and the card item as long as its
- * dialog's content and position are unchanged.
+ * dialog's content is unchanged, wherever it sits. The card often moves
+ * from appended (served by the hook spool) to its dialog message's place
+ * (once the transcript line is folded); keeping its item moves the DOM
+ * node instead of remounting it, so a half-filled answer survives. The
+ * reused item's seq is then stale; rendering never reads it.
  */
 export class ItemCache {
   private byMessage = new WeakMap<Message, Item>();
@@ -71,7 +75,7 @@ export class ItemCache {
         this.byMessage.set(it.message, it);
         return it;
       }
-      const sig = it.seq + "|" + JSON.stringify(it.dialog);
+      const sig = JSON.stringify(it.dialog);
       if (this.card && this.card.sig === sig) return this.card.item;
       this.card = { item: it, sig };
       return it;

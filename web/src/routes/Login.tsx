@@ -4,8 +4,20 @@
 import { createSignal, Show } from "solid-js";
 import { api, ApiError } from "../api";
 
+/**
+ * setupTokenFromURL reads the token of the setup link the server logs
+ * (/setup#token=…; the fragment never reaches a server log or a proxy), and
+ * removes it from the address bar.
+ */
+function setupTokenFromURL(): string {
+  const fromHash = new URLSearchParams(location.hash.replace(/^#/, "")).get("token");
+  const fromQuery = new URLSearchParams(location.search).get("setup_token");
+  if (fromHash) history.replaceState(null, "", location.pathname + location.search);
+  return fromHash ?? fromQuery ?? "";
+}
+
 export function Login(props: { setup: boolean; onDone: () => void }) {
-  const [token, setToken] = createSignal(new URLSearchParams(location.search).get("setup_token") ?? "");
+  const [token, setToken] = createSignal(setupTokenFromURL());
   const [password, setPassword] = createSignal("");
   const [confirm, setConfirm] = createSignal("");
   const [error, setError] = createSignal("");
