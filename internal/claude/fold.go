@@ -116,16 +116,20 @@ func (f *Fold) peekHeld() {
 
 // foldAppend appends, doubling capacity when it grows, so a long line
 // arriving in small pieces is copied O(1) times per byte.
+// p may overlap dst's spare capacity (ReadFrom's rest of a read): copy is
+// defined for overlapping slices.
 func foldAppend(dst, p []byte) []byte {
 	if len(dst)+len(p) > cap(dst) {
 		dst = foldGrow(dst, len(p))
 	}
-	return append(dst, p...)
+	n := len(dst)
+	dst = dst[:n+len(p)]
+	copy(dst[n:], p)
+	return dst
 }
 
 // foldGrow returns dst with room for at least n more bytes, at least
 // doubling its capacity.
-
 func foldGrow(dst []byte, n int) []byte {
 	grown := make([]byte, len(dst), max(2*cap(dst), len(dst)+n, 512))
 	copy(grown, dst)
@@ -201,10 +205,9 @@ func (f *Fold) writeOntoHeld(held, n int) {
 	rest := p[k+1:] // still valid after the line: releasePartial keeps the buffer while reading
 	f.line(f.partial[:held+k])
 	f.releasePartial()
-	// The rest may become the next held line, which starts at the buffer's
-	// front: move it out of the way first.
-	tail := append([]byte(nil), rest...)
-	f.Write(tail)
+	// Write folds the rest's complete lines where they lie, then holds its
+	// tail by copying it to the front of this same buffer (foldAppend).
+	f.Write(rest)
 }
 
 // line folds one complete line (without its newline).

@@ -18,8 +18,10 @@ import (
 //
 // It validates structure (brackets, commas, colons, string termination and
 // escapes, literals, number grammar) so a torn or corrupt line is detected
-// and skipped; it does not check UTF-8, which encoding/json would coerce
-// to U+FFFD on output anyway.
+// and skipped. It does not check UTF-8, which encoding/json coerces to
+// U+FFFD on output anyway, nor reject raw control characters inside
+// strings: the CLI's JSON.stringify never writes them, and looking for
+// them would take a byte-by-byte pass over every string.
 
 // jsMaxDepth bounds nesting, like encoding/json, so hostile input cannot
 // grow the container stack without limit.
