@@ -37,13 +37,13 @@ type Fold struct {
 	backMark int // Len at the previous TakeBackpatch
 	backMin  int // lowest changed seq <= backMark since then, 0 if none
 
-	partial    []byte // the held incomplete last line
-	partialFul bool   // the held line's prefix already asked for a full parse
-	reading    bool   // inside ReadFrom: keep the line buffer between lines
-	skipping   bool   // discarding the rest of a bookkeeping line
-	bytes      int64
-	lines      int
-	skipped    int
+	partial       []byte // the held incomplete last line
+	partialPeeked bool   // the held line's prefix already asked for a full parse
+	reading       bool   // inside ReadFrom: keep the line buffer between lines
+	skipping      bool   // discarding the rest of a bookkeeping line
+	bytes         int64
+	lines         int
+	skipped       int
 
 	ln  foldLine // scratch, reused across lines
 	msg foldMessage
@@ -102,7 +102,7 @@ func (f *Fold) holdMore(p []byte) {
 // peekHeld decides, once the held line's prefix allows, whether the line is
 // skippable bookkeeping.
 func (f *Fold) peekHeld() {
-	if f.partialFul {
+	if f.partialPeeked {
 		return
 	}
 	switch foldPeek(f.partial) {
@@ -110,7 +110,7 @@ func (f *Fold) peekHeld() {
 		f.skipping = true
 		f.releasePartial()
 	case peekFull:
-		f.partialFul = true
+		f.partialPeeked = true
 	}
 }
 
@@ -142,7 +142,7 @@ func (f *Fold) releasePartial() {
 	} else {
 		f.partial = f.partial[:0]
 	}
-	f.partialFul = false
+	f.partialPeeked = false
 }
 
 // foldReadChunk is how much ReadFrom asks of the reader at a time.
@@ -355,9 +355,7 @@ func foldCloneDialog(d *conv.Dialog) *conv.Dialog {
 			c.Questions[i] = q
 		}
 	}
-	if d.PlanRows != nil {
-		c.PlanRows = slices.Clone(d.PlanRows)
-	}
+	c.PlanRows = slices.Clone(d.PlanRows)
 	c.Outcome = foldCloneOutcome(d.Outcome)
 	return &c
 }
