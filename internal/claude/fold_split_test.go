@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -40,18 +39,15 @@ func foldDiffObserved(t testing.TB, got, want foldObserved) string {
 	return foldFirstDiff(strings.ReplaceAll(string(g), ",", ",\n"), strings.ReplaceAll(string(w), ",", ",\n"))
 }
 
-var foldAllSplits = flag.Bool("allsplits", false, "split long fixture lines at every offset, not a sample (slow on real captures)")
-
-// foldSplitPoints returns the offsets strictly inside the line [from, to) to
-// split at: all of them for lines up to 4 KB (every hand-written foldFixture)
-// or with -allsplits; for longer lines (the real captures' prompt
-// snapshots and request blobs) the first and last KB — where the prefix
-// peek decides and where the newline lands — and 128 spread between: past
-// the peek a held line is only appended to, so the middle offsets all take
-// the same path and folding each costs a full parse of a 60 KB line.
+// foldSplitPoints returns the offsets strictly inside the line [from, to)
+// to split at: every one of them. With -short, lines over 4 KB (the real
+// captures' prompt snapshots and request blobs) get only their first and
+// last KB — where the prefix peek decides and where the newline lands —
+// and 128 offsets spread between: past the peek a held line is only
+// appended to, so the middle offsets all take the same path.
 func foldSplitPoints(from, to int) []int {
 	var pts []int
-	if to-from <= 4096 || *foldAllSplits {
+	if to-from <= 4096 || !testing.Short() {
 		for i := from + 1; i < to; i++ {
 			pts = append(pts, i)
 		}
