@@ -192,6 +192,17 @@ func TestServeAnswersARealQuestion(t *testing.T) {
 		t.Fatalf("runs: got %+v; want one pending run in question", runs.Runs)
 	}
 
+	// /metrics is open and counts the run in its state.
+	resp, err := http.Get(lab.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(metrics), `lab_runs{state="question"} 1`) || !strings.Contains(string(metrics), "lab_tailer_lag_seconds") {
+		t.Fatalf("metrics lack the run gauge or tailer lag:\n%.2000s", metrics)
+	}
+
 	// A stale tool id is refused before any key is sent.
 	if code := lab.call("POST", "/api/v1/runs/"+run.ID+"/answer", conv.Answer{ToolID: "toolu_stale", Answers: []conv.QuestionAnswer{{Chosen: []int{0}}}}, nil); code != 409 {
 		t.Fatalf("stale answer: got %d; want 409", code)

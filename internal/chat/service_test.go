@@ -347,3 +347,24 @@ func TestLivePermissionPromptNeedsInput(t *testing.T) {
 	appendLines(t, f.transcript, lineToolResult("toolu_b", "", nil))
 	waitEvent(t, events, func(e conv.Event) bool { return e.State == conv.StateWorking })
 }
+
+func TestLiveClearRotatesTranscript(t *testing.T) {
+	f := newLiveFixture(t)
+	events := f.events(t)
+	appendLines(t, f.transcript, lineUser("before clear"), lineAssistantText("ok", "end_turn"))
+	waitEvent(t, events, func(e conv.Event) bool { return e.State == conv.StateNeedsInput })
+	var p conv.Page
+	f.get(t, "/api/v1/runs/run-1/messages", &p)
+	if p.TranscriptID != "sess-1" || len(p.Messages) != 2 {
+		t.Fatalf("before /clear: got %s with %d messages", p.TranscriptID, len(p.Messages))
+	}
+	// /clear starts a new session: a new SessionStart names a new file.
+	next := filepath.Join(filepath.Dir(f.transcript), "sess-2.jsonl")
+	appendLines(t, next, lineUser("after clear"))
+	spoolEvent(t, f.spool, "SessionStart", map[string]any{"hook_event_name": "SessionStart", "session_id": "sess-2", "transcript_path": next, "source": "clear"})
+	waitEvent(t, events, func(e conv.Event) bool { return e.Type == conv.EventMessagesChanged && e.State == conv.StateWorking })
+	f.get(t, "/api/v1/runs/run-1/messages", &p)
+	if p.TranscriptID != "sess-2" || len(p.Messages) != 1 || p.Messages[0].Text != "after clear" || p.Messages[0].Seq != 1 {
+		t.Fatalf("after /clear: got %s with %+v; want sess-2 starting again at seq 1", p.TranscriptID, p.Messages)
+	}
+}
