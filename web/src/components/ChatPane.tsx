@@ -45,7 +45,14 @@ export function ChatPane(props: PaneProps) {
     programmatic++;
     pane.scrollTop = top;
     // Scroll events caused by this assignment arrive before the next frame.
-    requestAnimationFrame(() => requestAnimationFrame(() => programmatic--));
+    // Scroll events the reader caused meanwhile were ignored with these, so
+    // look at the edges again once the window closes: a reader who reached
+    // the top during it must not sit there with nothing loading.
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        if (--programmatic === 0) checkEdges();
+      }),
+    );
   }
 
   function cardEl(): HTMLElement | null {
@@ -163,6 +170,12 @@ export function ChatPane(props: PaneProps) {
     const bottom = range().live && atBottom(pane.scrollTop, pane.clientHeight, pane.scrollHeight);
     scroll = afterUserScroll(scroll, bottom);
     setFollowing(scroll.following);
+    checkEdges();
+  }
+
+  /** checkEdges pages older rows in near the top and newer ones near the bottom. */
+  function checkEdges() {
+    if (!pane) return;
     const more = props.conv.win().hasMoreBefore || hiddenAbove(held(), range());
     if (shouldLoadOlder(pane.scrollTop, pane.clientHeight, more, props.conv.loadingOlder())) void showOlder();
     else if (!range().live && pane.scrollHeight - pane.scrollTop - pane.clientHeight < pane.clientHeight) showNewer();
