@@ -13,8 +13,8 @@
 // GET /healthz to answer 200. In demo mode the runs' HOME, where the CLI
 // writes transcripts and history reads them, is <state>/home.
 
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, existsSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -114,7 +114,31 @@ export async function startLab() {
         child.kill("SIGTERM");
         await poll(() => exited, { timeout: 15000, what: "lab to exit" }).catch(() => child.kill("SIGKILL"));
       }
+      // Runs outlive lab by design (they live in tmux): end this suite's.
+      const sock = join(state, "tmux.sock");
+      if (existsSync(sock)) spawnSync("tmux", ["-S", sock, "kill-server"], { stdio: "ignore" });
+      for (const pid of pidsMentioning(root)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          /* already gone */
+        }
+      }
       if (!process.env.E2E_KEEP) rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** pidsMentioning lists processes whose command line contains s (Linux /proc). */
+function pidsMentioning(s) {
+  const out = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, "utf8").includes(s)) out.push(Number(d));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
 }
