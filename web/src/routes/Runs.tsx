@@ -5,8 +5,8 @@ import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, type Run } from "../api";
 import { Header } from "../components/Header";
 import { StateBadge } from "../components/StateBadge";
-import { subscribe } from "../events";
 import { ago, baseName, needsYou, sortRuns } from "../lib/format";
+import { stopEvents, subscribe } from "../events";
 import { linkHandler } from "../router";
 
 export function Runs() {
@@ -79,6 +79,17 @@ export function Runs() {
             </ul>
           </Show>
         </Show>
+        <button
+          class="btn wide"
+          data-action="logout"
+          onClick={async () => {
+            await api.logout().catch(() => {});
+            stopEvents();
+            location.assign("/");
+          }}
+        >
+          Sign out
+        </button>
       </main>
     </div>
   );
