@@ -52,10 +52,16 @@ test-web: web/node_modules/.package-lock.json
 
 # The web app in headless Chromium against the real server running real
 # CLI runs (scripted model); writes docs/screenshots/. Needs /usr/bin/chromium.
+# The web app in real headless Chromium (Debian's /usr/bin/chromium):
+# first against the real server (`lab demo` with real CLI runs; writes
+# docs/screenshots/), then browser-level component tests against a scripted
+# API for states the real server cannot produce on demand (a 409 race, a
+# reader scrolled up when a new dialog arrives, paging 10,000 messages).
 test-e2e: claude web build
 	cd web && LAB_BIN=$(CURDIR)/bin/lab npm run e2e
+	cd web && npm run e2e:mock
 
-test: lint test-go test-web
+test: lint test-go test-web test-e2e
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
