@@ -51,6 +51,9 @@ type ActorOptions struct {
 	// answer waits for the picker to appear at all. Generous, because a
 	// checkpoint that gives up mid-recipe leaves a half-driven picker.
 	CheckTimeout time.Duration
+	// PickerGrace is how long a picker screen must have shown before a
+	// key that acts on it (DefaultPickerGrace); negative disables it.
+	PickerGrace time.Duration
 	// CheckPoll is the pause between pane captures while polling (20ms).
 	CheckPoll time.Duration
 	// SettleTimeout is how long an answer, after its committing key,
@@ -72,6 +75,9 @@ func (o *ActorOptions) fill() {
 	}
 	if o.CheckTimeout <= 0 {
 		o.CheckTimeout = 5 * time.Second
+	}
+	if o.PickerGrace == 0 {
+		o.PickerGrace = DefaultPickerGrace
 	}
 	if o.CheckPoll <= 0 {
 		o.CheckPoll = 20 * time.Millisecond

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"lab/internal/conv"
 )
@@ -40,10 +41,14 @@ type fakeTUI struct {
 	enterLost int
 	// onKey runs after each key is applied (to inject terminal actions).
 	onKey func(f *fakeTUI, key string)
+	// guard drops an Enter that comes sooner than this after the current
+	// screen appeared, as the real CLI does right after a picker shows.
+	guard time.Duration
+	shown time.Time
 }
 
 func newFakeTUI(d *conv.Dialog) *fakeTUI {
-	f := &fakeTUI{dialog: d, records: map[string]string{}}
+	f := &fakeTUI{dialog: d, records: map[string]string{}, shown: time.Now()}
 	if d != nil {
 		f.ticked = make([][]int, len(d.Questions))
 		f.other = make([]string, len(d.Questions))
@@ -160,6 +165,9 @@ func (f *fakeTUI) apply(key string) {
 			}
 		}
 	case "Enter":
+		if time.Since(f.shown) < f.guard {
+			return
+		}
 		f.enter()
 	}
 }
@@ -228,6 +236,7 @@ func (f *fakeTUI) enter() {
 
 func (f *fakeTUI) advance() {
 	f.cursor = 0
+	f.shown = time.Now()
 	if f.q+1 < len(f.dialog.Questions) {
 		f.q++
 		return

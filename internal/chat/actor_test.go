@@ -16,6 +16,7 @@ import (
 func testOpts() ActorOptions {
 	return ActorOptions{
 		KeyDelay:      time.Millisecond,
+		PickerGrace:   -1,
 		CheckTimeout:  300 * time.Millisecond,
 		CheckPoll:     2 * time.Millisecond,
 		SettleTimeout: 500 * time.Millisecond,
@@ -272,6 +273,59 @@ func TestActorRewindsAMovedCursor(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestActorPickerGrace: the real CLI drops an Enter that comes right after
+// a picker appears. With the grace the answer lands; without it the
+// dropped commit is reported as a conflict (never as success), nothing is
+// remembered as answered, and a retry works.
+func TestActorPickerGrace(t *testing.T) {
+	cases := []struct {
+		name string
+		d    *conv.Dialog
+		a    conv.Answer
+	}{
+		{"single first option", questionDialog("t1", tqDB), questionsAnswer("t1", qa(0))},
+		{"form, option 0 twice", questionDialog("t1", tqColor, tqCrust), questionsAnswer("t1", qa(0), qa(0))},
+		{"plan first row", planDialog("t1"), planAnswer("t1", 0, "")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFakeTUI(c.d)
+			f.guard = 80 * time.Millisecond
+			opts := testOpts()
+			opts.PickerGrace = 120 * time.Millisecond
+			act := NewActor(f, "2.1.328", f.pending, NewIntents(), opts)
+			if err := act.Answer(context.Background(), c.a); err != nil {
+				t.Fatalf("with the grace: %v", err)
+			}
+			if f.result == "" {
+				t.Fatal("with the grace: the dialog did not resolve")
+			}
+		})
+	}
+	t.Run("without the grace the dropped Enter is a conflict", func(t *testing.T) {
+		f := newFakeTUI(questionDialog("t1", tqDB))
+		f.guard = time.Hour
+		in := NewIntents()
+		act := NewActor(f, "2.1.328", f.pending, in, testOpts())
+		err := act.Answer(context.Background(), questionsAnswer("t1", qa(0)))
+		if conv.KindOf(err) != conv.EConflict || !strings.Contains(err.Error(), "did not take the answer") {
+			t.Fatalf("got %v; want a conflict saying the CLI did not take the answer", err)
+		}
+		if in.Len() != 0 {
+			t.Error("the intent of a dropped answer was kept")
+		}
+		f.mu.Lock()
+		f.guard = 0
+		f.mu.Unlock()
+		if err := act.Answer(context.Background(), questionsAnswer("t1", qa(0))); err != nil {
+			t.Fatalf("retry: %v; want it to land", err)
+		}
+		if f.records[tqDB.Question] != "SQLite" {
+			t.Errorf("records = %v", f.records)
+		}
+	})
 }
 
 // TestActorConcurrentAnswers: two answers at once — exactly one lands.

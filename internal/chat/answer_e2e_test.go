@@ -195,7 +195,8 @@ func TestE2EDeclinedAtTerminal(t *testing.T) {
 
 // TestE2ERefusals: a stale tool_id is a conflict and malformed answers are
 // invalid — no key sent and the pane unchanged — and the picker is then
-// still answerable as if nothing happened.
+// still answerable as if nothing happened, even with the cursor moved at
+// the terminal.
 func TestE2ERefusals(t *testing.T) {
 	t.Parallel()
 	r := startRun(t, "", "lab:form two questions", fakeclaudeapi.Options{}, e2eOpts(DefaultKeyDelay))
@@ -229,7 +230,11 @@ func TestE2ERefusals(t *testing.T) {
 	if after := r.rig.Pane(r.target); after != before {
 		t.Errorf("the pane changed under refused answers:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
-	// The picker is untouched: a valid answer still lands exactly.
+	// The picker is untouched: a valid answer still lands exactly, even
+	// after someone moved the cursor at the terminal (the actor climbs
+	// back to row 1 by the rows the pane shows).
+	r.rig.Keys(r.target, "Down", "Down")
+	r.rig.WaitPane(r.target, "❯ 3. Green", 10*time.Second)
 	s := shapes[6] // form_single_and_multi
 	if err := r.actor.Answer(ctx, s.answer(d)); err != nil {
 		t.Fatalf("valid answer after refusals: %v", err)

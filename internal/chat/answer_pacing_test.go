@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"lab/internal/claudetest"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
 )
@@ -21,16 +20,18 @@ import (
 // is long (minutes to tens of minutes), so it only runs when asked:
 //
 //	LAB_PACING_ROUNDS=10 [LAB_PACING_DELAYS=25ms,50ms,100ms,250ms] \
-//	[LAB_PACING_PARALLEL=2] [LAB_PACING_OUT=/tmp/pacing.md] \
+//	[LAB_PACING_GRACE=300ms (0: off)] [LAB_PACING_PARALLEL=2] \
+//	[LAB_PACING_OUT=/tmp/pacing.md] \
 //	go test ./internal/chat -run TestPacing -v -timeout 3h
 //
 // Each shape gets one CLI per delay, answered round after round (the next
 // round's prompt is typed with Reply; plans are put back into plan mode
-// with shift+tab). A round is "ok" when Answer returned nil and the
-// transcript recorded exactly the intended answer, "conflict" when a
-// checkpoint stopped the recipe before committing (the safe failure),
-// "wrong" when the transcript recorded anything else (the unsafe one),
-// "error" otherwise. The figures are in docs/benchmarks-answers.md.
+// with shift+tab; a fresh CLI after any failure). A round is "ok" when
+// Answer returned nil and the transcript recorded exactly the intended
+// answer, "conflict" when Answer refused with a conflict (a checkpoint
+// stopped the recipe, or the CLI dropped the committing key: the safe
+// failures), "wrong" when Answer returned nil but the transcript recorded
+// something else or nothing (the unsafe one), "error" otherwise. The figures are in docs/benchmarks-answers.md.
 func TestPacing(t *testing.T) {
 	rounds, _ := strconv.Atoi(os.Getenv("LAB_PACING_ROUNDS"))
 	if rounds <= 0 {
@@ -62,7 +63,17 @@ func TestPacing(t *testing.T) {
 			jobs = append(jobs, job{d, s})
 		}
 	}
-	var mu sync.Mutex
+	grace := DefaultPickerGrace
+	if g := os.Getenv("LAB_PACING_GRACE"); g != "" {
+		d, err := time.ParseDuration(g)
+		if err != nil {
+			t.Fatalf("LAB_PACING_GRACE: %v", err)
+		}
+		grace = d
+		if d == 0 {
+			grace = -1 // off
+		}
+	}
 	tallies := map[time.Duration]*tally{}
 	for _, d := range delays {
 		tallies[d] = &tally{}
@@ -74,10 +85,7 @@ func TestPacing(t *testing.T) {
 				t.Parallel()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				res := paceShape(t, j.shape, j.delay, rounds)
-				mu.Lock()
-				tallies[j.delay].add(res)
-				mu.Unlock()
+				paceShape(t, j.shape, j.delay, grace, rounds, tallies[j.delay])
 			})
 		}
 	})
@@ -95,7 +103,7 @@ func TestPacing(t *testing.T) {
 			fmt.Fprintf(&b, "\n- %v: %s", d, n)
 		}
 	}
-	t.Logf("pacing (%d rounds per shape, %d shapes):\n%s", rounds, len(shapes), b.String())
+	t.Logf("pacing (%d rounds per shape, %d shapes, picker grace %v):\n%s", rounds, len(shapes), grace, b.String())
 	if out := os.Getenv("LAB_PACING_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(b.String()+"\n"), 0o644); err != nil {
 			t.Error(err)
@@ -104,6 +112,7 @@ func TestPacing(t *testing.T) {
 }
 
 type tally struct {
+	mu                       sync.Mutex
 	ok, conflict, wrong, err int
 	took                     []time.Duration
 	notes                    []string
@@ -111,16 +120,31 @@ type tally struct {
 
 func (t *tally) n() int { return t.ok + t.conflict + t.wrong + t.err }
 
-func (t *tally) add(o *tally) {
-	t.ok += o.ok
-	t.conflict += o.conflict
-	t.wrong += o.wrong
-	t.err += o.err
-	t.took = append(t.took, o.took...)
-	t.notes = append(t.notes, o.notes...)
+func (t *tally) note(format string, args ...any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.notes = append(t.notes, fmt.Sprintf(format, args...))
+}
+
+func (t *tally) count(kind string, took time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch kind {
+	case "ok":
+		t.ok++
+		t.took = append(t.took, took)
+	case "conflict":
+		t.conflict++
+	case "wrong":
+		t.wrong++
+	default:
+		t.err++
+	}
 }
 
 func (t *tally) pct(p int) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if len(t.took) == 0 {
 		return 0
 	}
@@ -129,74 +153,115 @@ func (t *tally) pct(p int) time.Duration {
 	return s[(len(s)-1)*p/100]
 }
 
-// paceShape answers shape s rounds times in one CLI with the given key
-// delay.
-func paceShape(t *testing.T, s shape, delay time.Duration, rounds int) *tally {
+// waitFor polls cond until it holds or timeout passes.
+func waitFor(timeout time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return true
+}
+
+// stop ends the run's CLI (its tmux server goes at test cleanup).
+func (r *cliRun) stop() {
+	r.live.close()
+	r.rig.Tmux.KillSession(context.Background(), r.target)
+}
+
+// paceShape answers shape s rounds times with the given key delay, in one
+// CLI as long as rounds succeed; after any failure the next round starts a
+// fresh CLI, so one bad round cannot poison the next (a declined picker
+// would also confuse the scripted model's prompt detection).
+func paceShape(t *testing.T, s shape, delay, grace time.Duration, rounds int, tl *tally) {
 	opts := e2eOpts(delay)
+	opts.PickerGrace = grace
 	opts.SettleTimeout = 30 * time.Second
-	r := startRun(t, s.mode, s.prompt, fakeclaudeapi.Options{}, opts)
-	res := &tally{}
+	var r *cliRun
 	seen := map[string]bool{}
 	for round := 0; round < rounds; round++ {
+		if r == nil {
+			r = startRun(t, s.mode, s.prompt, fakeclaudeapi.Options{}, opts)
+		}
+		fail := func(kind, format string, args ...any) {
+			tl.count(kind, 0)
+			tl.note("%s round %d: %s: %s", s.name, round, kind, fmt.Sprintf(format, args...))
+			r.stop()
+			r = nil
+		}
 		var d *conv.Dialog
-		claudetest.Poll(t, 120*time.Second, "a new pending dialog", func() bool {
+		if !waitFor(120*time.Second, func() bool {
 			d, _ = r.live.current()
 			return d != nil && !seen[d.ToolID]
-		})
+		}) || !waitFor(60*time.Second, func() bool { return strings.Contains(r.rig.Pane(r.target), s.marker) }) {
+			fail("error", "no new picker")
+			continue
+		}
 		seen[d.ToolID] = true
-		r.rig.WaitPane(r.target, s.marker, 60*time.Second)
 		err := r.actor.Answer(context.Background(), s.answer(d))
-		took := r.actor.lastTook
-		switch {
-		case conv.KindOf(err) == conv.EConflict:
-			res.conflict++
-			res.notes = append(res.notes, fmt.Sprintf("%s round %d: %v", s.name, round, err))
-			// Leave nothing half-answered: decline, and go on.
-			r.rig.Keys(r.target, "Escape")
-		case err != nil:
-			res.err++
-			res.notes = append(res.notes, fmt.Sprintf("%s round %d: %v", s.name, round, err))
-			r.rig.Keys(r.target, "Escape")
-		default:
-			if cerr := checkRecorded(t, s, r.waitResolution(d.ToolID)); cerr != nil {
-				res.wrong++
-				res.notes = append(res.notes, fmt.Sprintf("%s round %d: WRONG: %v", s.name, round, cerr))
-			} else {
-				res.ok++
-				res.took = append(res.took, took)
+		if err != nil {
+			kind := "error"
+			if conv.KindOf(err) == conv.EConflict {
+				kind = "conflict"
+			}
+			fail(kind, "%v", err)
+			continue
+		}
+		path := r.transcriptPath()
+		var res resolution
+		if !waitFor(60*time.Second, func() bool {
+			var ok bool
+			res, ok = findResolution(t, path, d.ToolID)
+			return ok
+		}) {
+			fail("wrong", "Answer returned nil but the transcript recorded nothing")
+			continue
+		}
+		if cerr := checkRecorded(t, s, res); cerr != nil {
+			fail("wrong", "%v", cerr)
+			continue
+		}
+		tl.count("ok", r.actor.lastTook)
+		if round+1 < rounds {
+			if err := r.nextRound(s); err != nil {
+				tl.note("%s round %d: harness: %v", s.name, round, err)
+				r.stop()
+				r = nil
 			}
 		}
-		if round+1 == rounds {
-			break
-		}
-		r.nextRound(s)
 	}
-	return res
+	if r != nil {
+		r.stop()
+	}
 }
 
 // nextRound waits for the turn to end, restores plan mode for plan shapes
 // and types the shape's prompt again.
-func (r *cliRun) nextRound(s shape) {
-	r.t.Helper()
-	claudetest.Poll(r.t, 120*time.Second, "the turn to end", func() bool {
+func (r *cliRun) nextRound(s shape) error {
+	if !waitFor(120*time.Second, func() bool {
 		p, st := r.live.current()
 		return p == nil && st == conv.StateNeedsInput
-	})
+	}) {
+		return fmt.Errorf("the turn did not end")
+	}
 	if s.mode == "plan" {
 		for i := 0; !strings.Contains(statusLine(r.rig.Pane(r.target)), "plan mode on"); i++ {
 			if i == 8 {
-				r.t.Fatalf("could not get back to plan mode; pane:\n%s", r.rig.Pane(r.target))
+				return fmt.Errorf("could not get back to plan mode")
 			}
 			before := statusLine(r.rig.Pane(r.target))
-			r.rig.Keys(r.target, "BTab")
-			claudetest.Poll(r.t, 10*time.Second, "the mode to change", func() bool {
-				return statusLine(r.rig.Pane(r.target)) != before
-			})
+			if err := r.rig.Tmux.SendKey(context.Background(), r.target, "BTab"); err != nil {
+				return err
+			}
+			waitFor(10*time.Second, func() bool { return statusLine(r.rig.Pane(r.target)) != before })
 		}
 	}
 	if err := r.actor.Reply(context.Background(), s.prompt); err != nil {
-		r.t.Fatalf("typing the next prompt: %v", err)
+		return fmt.Errorf("typing the next prompt: %w", err)
 	}
+	return nil
 }
 
 // statusLine is the pane's last non-blank line: the mode indicator.
