@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -163,7 +164,10 @@ func TestE2EAnswerMatrix(t *testing.T) {
 
 // TestE2EDeclinedAtTerminal: the operator declines the picker at the
 // terminal; a later answer from lab is a conflict and sends nothing. A
-// reply while the picker was up was refused too.
+// reply while the picker was up was refused too. The decline here is an
+// Enter on the empty free-text row, which pins a fact the facts file
+// gives only for older versions: on 2.1.328 too it declines the dialog
+// (hence the validation rule that the free-text row needs text).
 func TestE2EDeclinedAtTerminal(t *testing.T) {
 	t.Parallel()
 	r := startRun(t, "", "lab:single which database?", fakeclaudeapi.Options{}, e2eOpts(DefaultKeyDelay))
@@ -171,7 +175,11 @@ func TestE2EDeclinedAtTerminal(t *testing.T) {
 	if err := r.actor.Reply(context.Background(), "free text cannot answer a picker"); conv.KindOf(err) != conv.EConflict {
 		t.Errorf("Reply while a dialog is pending = %v; want a conflict", err)
 	}
-	r.rig.Keys(r.target, "Escape")
+	r.rig.Keys(r.target, "Down", "Down", "Down")
+	r.rig.WaitPane(r.target, "❯ 4. Type something.", 10*time.Second)
+	// Past the picker grace, so the Enter is not dropped.
+	time.Sleep(DefaultPickerGrace)
+	r.rig.Keys(r.target, "Enter")
 	res := r.waitResolution(d.ToolID)
 	if res.DenialKind != "user-rejected" || string(res.Result) != `"User rejected tool use"` {
 		t.Errorf("decline recorded as %s (%q); want the user-rejected string", res.Result, res.DenialKind)
@@ -303,14 +311,18 @@ func TestE2EReplyMultiLine(t *testing.T) {
 	for i := 1; i <= 20; i++ {
 		lines = append(lines, fmt.Sprintf("line %d of the reply", i))
 	}
+	lines[9] = "\tline 10 starts with a tab"
 	text := strings.Join(lines, "\n")
+	// What the CLI records: the tab as four spaces (pinned below).
+	recorded := slices.Clone(lines)
+	recorded[9] = "    line 10 starts with a tab"
 	if err := r.actor.Reply(context.Background(), text); err != nil {
 		t.Fatalf("Reply: %v\npane:\n%s", err, r.rig.Pane(r.target))
 	}
 	req := r.rig.WaitRequest(60*time.Second, "the reply reaching the model", func(q fakeclaudeapi.Request) bool {
 		return q.Kind == "messages" && strings.Contains(q.Prompt, "line 20 of the reply")
 	})
-	if !containsInOrder(req.Prompt, lines) {
+	if !containsInOrder(req.Prompt, recorded) {
 		t.Errorf("the model got %q; want all 20 lines in one message", req.Prompt)
 	}
 	// The transcript holds one typed user line with all 20 lines.
@@ -320,14 +332,21 @@ func TestE2EReplyMultiLine(t *testing.T) {
 		prompts = typedPrompts(t, path)
 		return len(prompts) > 0
 	})
-	if len(prompts) != 1 || !containsInOrder(prompts[0], lines) {
-		t.Errorf("typed prompts in the transcript: %q; want one with all 20 lines", prompts)
+	if len(prompts) != 1 || !containsInOrder(prompts[0], recorded) {
+		t.Fatalf("typed prompts in the transcript: %q; want one with all 20 lines", prompts)
+	}
+	// Pinned (not in the facts file): a paste this long shows as
+	// "[Pasted text #1 +19 lines]" in the input box, and the transcript
+	// records it wrapped in <pasted_content id="…"> tags, with the tab
+	// turned into four spaces.
+	if !strings.Contains(prompts[0], "<pasted_content id=") || strings.Contains(prompts[0], "\t") {
+		t.Errorf("recorded prompt %q; want it wrapped in <pasted_content> with the tab expanded", prompts[0])
 	}
 	// And the fold shows one user message carrying all of it.
 	claudetest.Poll(t, 30*time.Second, "the folded reply", func() bool {
 		n := 0
 		for _, m := range r.live.snapshot(conv.Query{Limit: 1000}).Messages {
-			if m.Kind == conv.KindText && m.Role == conv.RoleUser && containsInOrder(m.Text, lines) {
+			if m.Kind == conv.KindText && m.Role == conv.RoleUser && containsInOrder(m.Text, recorded) {
 				n++
 			}
 		}
@@ -451,4 +470,32 @@ func TestE2EDesync(t *testing.T) {
 	if len(after) == 0 || after[0].Kind != conv.KindLifecycle {
 		t.Errorf("the message right after the dialog is %+v; want the warning", after)
 	}
+}
+
+// TestE2EPlanFeedbackNewline pins why plan feedback must be one line: a
+// newline pasted into the feedback row is recorded as a carriage return.
+func TestE2EPlanFeedbackNewline(t *testing.T) {
+	t.Parallel()
+	r := startRun(t, "plan", "lab:plan add a greeting", fakeclaudeapi.Options{}, e2eOpts(DefaultKeyDelay))
+	d := r.waitPending("Would you like to proceed?")
+	r.rig.Keys(r.target, "Down", "Down")
+	r.rig.Paste(r.target, "line one\nline two")
+	r.rig.WaitPane(r.target, "line two", 10*time.Second)
+	r.rig.Keys(r.target, "Enter")
+	res := r.waitResolution(d.ToolID)
+	var str string
+	if err := json.Unmarshal(res.Result, &str); err != nil || !strings.HasSuffix(str, "the user said:\nline one\rline two") {
+		t.Errorf("recorded %s; want the feedback with its newline turned into \\r", res.Result)
+	}
+	// lab refuses such feedback before any key.
+	opt := 2
+	if err := validatePlanAnswer(conv.Answer{ToolID: d.ToolID, Option: &opt, Feedback: "a\nb"}); conv.KindOf(err) != conv.EInvalid {
+		t.Errorf("multi-line feedback: %v; want invalid", err)
+	}
+}
+
+// validatePlanAnswer validates a plan answer against 2.1.328's
+// geometry.
+func validatePlanAnswer(a conv.Answer) error {
+	return claude.ValidateAnswer(&conv.Dialog{ToolID: a.ToolID, Kind: conv.DialogPlan, Answerable: true}, a, claude.PlanPicker(claudetest.Version))
 }
