@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -270,14 +269,4 @@ func sameOutcome(a, b *conv.Outcome) bool {
 func outcomeString(o *conv.Outcome) string {
 	b, _ := json.Marshal(o)
 	return string(b)
-}
-
-// planMode reads the permission mode from the status line.
-func paneHas(pane string, subs ...string) bool {
-	for _, s := range subs {
-		if !strings.Contains(pane, s) {
-			return false
-		}
-	}
-	return true
 }

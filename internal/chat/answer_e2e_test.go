@@ -409,7 +409,7 @@ func TestE2EInterrupt(t *testing.T) {
 	}
 	path := r.transcriptPath()
 	claudetest.Poll(t, 30*time.Second, "the interrupt in the transcript", func() bool {
-		for _, p := range typedOrAnyUserText(t, path) {
+		for _, p := range userMessages(t, path) {
 			if strings.Contains(p, "[Request interrupted by user]") {
 				return true
 			}
@@ -435,8 +435,8 @@ func hasInterruptNote(msgs []conv.Message) bool {
 	return false
 }
 
-// typedOrAnyUserText returns the text blocks of every user line.
-func typedOrAnyUserText(t testing.TB, path string) []string {
+// userMessages returns the raw message JSON of every user line.
+func userMessages(t testing.TB, path string) []string {
 	var out []string
 	for _, m := range transcriptLines(t, path) {
 		if string(m["type"]) != `"user"` {
