@@ -304,6 +304,38 @@ func TestServeRestartKeepsPendingRun(t *testing.T) {
 	}
 }
 
+// TestServeRejectsAPlanWithFeedback drives a plan approval end to end: the
+// pending plan carries the picker's rows as the pane shows them, and a
+// rejection's feedback is what the transcript records.
+func TestServeRejectsAPlanWithFeedback(t *testing.T) {
+	lab := startLab(t)
+	var run conv.Run
+	req := conv.StartRequest{Cwd: t.TempDir(), Prompt: "lab:plan add a greeting", PermissionMode: "plan"}
+	if code := lab.call("POST", "/api/v1/runs", req, &run); code != 201 {
+		t.Fatalf("start: %d\n%s", code, lab.log)
+	}
+	p := lab.waitPage(run.ID, "a pending plan with its rows", func(p conv.Page) bool {
+		return p.PendingDialog != nil && len(p.PendingDialog.PlanRows) > 0
+	})
+	d := p.PendingDialog
+	if d.Kind != conv.DialogPlan || !strings.Contains(d.Plan, "greeting") || len(d.PlanRows) != 3 || !strings.Contains(d.PlanRows[2], "Tell Claude what to change") {
+		t.Fatalf("got plan dialog %+v; want the full plan and 2.1.328's three rows, feedback last", d)
+	}
+	two := 2
+	ans := conv.Answer{ToolID: d.ToolID, Option: &two, Feedback: "Say hello in French instead"}
+	if code := lab.call("POST", "/api/v1/runs/"+run.ID+"/answer", ans, nil); code != 204 {
+		t.Fatalf("answer: %d\n%s", code, lab.log)
+	}
+	p = lab.waitPage(run.ID, "the recorded rejection", func(p conv.Page) bool {
+		ds := dialogMessages(p, d.ToolID)
+		return len(ds) == 1 && ds[0].Dialog.Outcome != nil
+	})
+	out := dialogMessages(p, d.ToolID)[0].Dialog.Outcome
+	if out.Approved || out.Dismissed || out.Feedback != "Say hello in French instead" {
+		t.Fatalf("got outcome %+v; want rejected with the feedback", out)
+	}
+}
+
 func TestParseServeDefaults(t *testing.T) {
 	env := Env{Stderr: io.Discard, Getenv: func(k string) string {
 		return map[string]string{"HOME": "/home/op"}[k]

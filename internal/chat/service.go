@@ -57,6 +57,7 @@ type Service struct {
 	mu    sync.Mutex
 	lives map[string]*live
 	acts  map[string]Actions
+	rows  map[string][]string // plan approval row labels by tool id
 
 	stop chan struct{}
 	done chan struct{}
@@ -87,7 +88,7 @@ func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
 	s := &Service{
 		runs: cfg.Runs, lib: cfg.Library, pub: cfg.Publish, log: cfg.Logger,
 		actions: cfg.Actions, intents: cfg.Intents,
-		lives: map[string]*live{}, acts: map[string]Actions{},
+		lives: map[string]*live{}, acts: map[string]Actions{}, rows: map[string][]string{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	runs, err := s.runs.List(ctx)
@@ -260,7 +261,9 @@ func (s *Service) Messages(ctx context.Context, id string, q conv.Query) (conv.P
 	}
 	if r.State != conv.StateEnded {
 		if l := s.liveOf(id); l != nil {
-			return l.snapshot(q), nil
+			p := l.snapshot(q)
+			s.withPlanRows(id, &p)
+			return p, nil
 		}
 	}
 	path := r.TranscriptPath
