@@ -96,6 +96,7 @@ func (f *Fold) applyUser(ln *foldLine) bool {
 // userPrompt records what the operator typed. A prompt means any picker
 // still open in the fold's view is gone, so such dialogs are dismissed.
 func (f *Fold) userPrompt(s string, t time.Time) {
+	s = foldUnwrapPasted(s)
 	if strings.TrimSpace(s) == "" {
 		return
 	}
