@@ -342,11 +342,12 @@ func TestE2EReplyMultiLine(t *testing.T) {
 	if !strings.Contains(prompts[0], "<pasted_content id=") || strings.Contains(prompts[0], "\t") {
 		t.Errorf("recorded prompt %q; want it wrapped in <pasted_content> with the tab expanded", prompts[0])
 	}
-	// And the fold shows one user message carrying all of it.
+	// And the fold shows one user message carrying all of it, without the
+	// paste markers.
 	claudetest.Poll(t, 30*time.Second, "the folded reply", func() bool {
 		n := 0
 		for _, m := range r.live.snapshot(conv.Query{Limit: 1000}).Messages {
-			if m.Kind == conv.KindText && m.Role == conv.RoleUser && containsInOrder(m.Text, recorded) {
+			if m.Kind == conv.KindText && m.Role == conv.RoleUser && containsInOrder(m.Text, recorded) && !strings.Contains(m.Text, "pasted_content") {
 				n++
 			}
 		}
