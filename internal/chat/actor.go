@@ -38,7 +38,7 @@ func (p TmuxPane) Capture(ctx context.Context) (string, error) {
 }
 
 // DefaultKeyDelay is the pause after each key or paste. Chosen from the
-// pacing measurements in docs/benchmarks-answers.md: the smallest delay
+// pacing measurements in docs/benchmarks.md ("Answer pacing"): the smallest delay
 // at which the full shape matrix ran without a failure, with headroom.
 const DefaultKeyDelay = 50 * time.Millisecond
 

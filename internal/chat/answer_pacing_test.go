@@ -31,7 +31,7 @@ import (
 // answer, "conflict" when Answer refused with a conflict (a checkpoint
 // stopped the recipe, or the CLI dropped the committing key: the safe
 // failures), "wrong" when Answer returned nil but the transcript recorded
-// something else or nothing (the unsafe one), "error" otherwise. The figures are in docs/benchmarks-answers.md.
+// something else or nothing (the unsafe one), "error" otherwise. The figures are in docs/benchmarks.md ("Answer pacing").
 func TestPacing(t *testing.T) {
 	rounds, _ := strconv.Atoi(os.Getenv("LAB_PACING_ROUNDS"))
 	if rounds <= 0 {

@@ -16,7 +16,7 @@ import (
 // The real CLI 2.1.328 drops an Enter that arrives within ~100-150 ms of
 // a picker appearing (a guard against a prompt's Enter falling through to
 // the new picker), while arrows are taken at once; see
-// docs/benchmarks-answers.md. Twice the observed bound.
+// docs/benchmarks.md ("Answer pacing"). Twice the observed bound.
 const DefaultPickerGrace = 300 * time.Millisecond
 
 // play runs a recipe. committed reports whether the committing key was
