@@ -177,7 +177,7 @@ func (l *live) snapshot(q conv.Query) conv.Page {
 		p = conv.Page{Messages: []conv.Message{}}
 	}
 	p.State = l.state
-	p.PendingDialog = cloneDialog(l.pending)
+	p.PendingDialog = l.pending.Clone()
 	return p
 }
 
@@ -187,7 +187,7 @@ func (l *live) current() (*conv.Dialog, conv.State) {
 	l.refresh()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return cloneDialog(l.pending), l.state
+	return l.pending.Clone(), l.state
 }
 
 // lag is how long ago the tailer last caught up.
@@ -208,21 +208,4 @@ func (l *live) transcriptPath() string {
 		return ""
 	}
 	return l.view.Path()
-}
-
-func cloneDialog(d *conv.Dialog) *conv.Dialog {
-	if d == nil {
-		return nil
-	}
-	c := *d
-	c.Questions = append([]conv.Question(nil), d.Questions...)
-	for i := range c.Questions {
-		c.Questions[i].Options = append([]conv.Option(nil), d.Questions[i].Options...)
-	}
-	c.PlanRows = append([]string(nil), d.PlanRows...)
-	if d.Outcome != nil {
-		o := *d.Outcome
-		c.Outcome = &o
-	}
-	return &c
 }

@@ -3,7 +3,6 @@ package claude
 import (
 	"bytes"
 	"io"
-	"slices"
 
 	"lab/internal/conv"
 )
@@ -339,38 +338,6 @@ func foldClone(m conv.Message) conv.Message {
 		l := *m.Lifecycle
 		m.Lifecycle = &l
 	}
-	m.Dialog = foldCloneDialog(m.Dialog)
+	m.Dialog = m.Dialog.Clone()
 	return m
-}
-
-func foldCloneDialog(d *conv.Dialog) *conv.Dialog {
-	if d == nil {
-		return nil
-	}
-	c := *d
-	if d.Questions != nil {
-		c.Questions = make([]conv.Question, len(d.Questions))
-		for i, q := range d.Questions {
-			q.Options = slices.Clone(q.Options)
-			c.Questions[i] = q
-		}
-	}
-	c.PlanRows = slices.Clone(d.PlanRows)
-	c.Outcome = foldCloneOutcome(d.Outcome)
-	return &c
-}
-
-func foldCloneOutcome(o *conv.Outcome) *conv.Outcome {
-	if o == nil {
-		return nil
-	}
-	c := *o
-	if o.Results != nil {
-		c.Results = make([]conv.QuestionResult, len(o.Results))
-		for i, r := range o.Results {
-			r.Chosen = slices.Clone(r.Chosen)
-			c.Results[i] = r
-		}
-	}
-	return &c
 }

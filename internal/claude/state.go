@@ -27,5 +27,5 @@ func (f *Fold) PendingDialog() *conv.Dialog {
 	if len(f.pending) == 0 {
 		return nil
 	}
-	return foldCloneDialog(f.at(f.pending[0]).Dialog)
+	return f.at(f.pending[0]).Dialog.Clone()
 }

@@ -15,7 +15,7 @@ import (
 // adapters meet only through it.
 func TestImportsNothingOfOurs(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
-	allowed := map[string]bool{"encoding/json": true, "errors": true, "fmt": true, "hash/fnv": true, "time": true}
+	allowed := map[string]bool{"encoding/json": true, "errors": true, "fmt": true, "hash/fnv": true, "slices": true, "time": true}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -73,5 +73,20 @@ func TestErrorKinds(t *testing.T) {
 	}
 	if (&Dialog{}).Pending() != true || (&Dialog{Outcome: &Outcome{}}).Pending() || (*Dialog)(nil).Pending() {
 		t.Fatal("Pending: want true only for a dialog without an outcome")
+	}
+}
+
+func TestCloneIsDeep(t *testing.T) {
+	d := &Dialog{ToolID: "q", Questions: []Question{{Question: "Q?", Options: []Option{{Label: "A"}}}}, PlanRows: []string{"Yes"},
+		Outcome: &Outcome{Results: []QuestionResult{{Question: "Q?", Chosen: []string{"A"}}}}}
+	c := d.Clone()
+	c.Questions[0].Options[0].Label = "changed"
+	c.PlanRows[0] = "changed"
+	c.Outcome.Results[0].Chosen[0] = "changed"
+	if d.Questions[0].Options[0].Label != "A" || d.PlanRows[0] != "Yes" || d.Outcome.Results[0].Chosen[0] != "A" {
+		t.Fatalf("changing the clone changed the original: %+v", d)
+	}
+	if (*Dialog)(nil).Clone() != nil || (*Outcome)(nil).Clone() != nil {
+		t.Fatal("Clone of nil: want nil")
 	}
 }
