@@ -93,20 +93,29 @@ func isReminder(s string) bool {
 // isPrompt reports whether m is something the user typed: a user message
 // with typed text and no tool_result (the CLI attaches reminders to tool results,
 // which must not count as a new prompt).
+//
+// One exception: after a declined picker the CLI sends the operator's next
+// prompt in the same message as the rejected (is_error) tool_result, with
+// the interrupt marker between; typed text there is a new prompt.
 func (m Message) isPrompt() bool {
 	if m.Role != "user" {
 		return false
 	}
-	hasText := false
+	hasText, results, declined := false, false, false
 	for _, b := range m.Blocks {
 		switch b.Type {
 		case "tool_result":
-			return false
+			results = true
+			declined = declined || b.IsError
 		case "text":
-			hasText = hasText || !isReminder(b.Text)
+			hasText = hasText || (!isReminder(b.Text) && !isInterruptMarker(b.Text))
 		}
 	}
-	return hasText
+	return hasText && (!results || declined)
+}
+
+func isInterruptMarker(s string) bool {
+	return strings.HasPrefix(strings.TrimSpace(s), "[Request interrupted by user")
 }
 
 // wireRequest is the part of a Messages API body the server reads.

@@ -400,3 +400,33 @@ func TestScenariosAreDocumentedAndReachable(t *testing.T) {
 		seen[si.Keyword] = true
 	}
 }
+
+// After a declined picker the CLI sends the next prompt in the same user
+// message as the rejected tool_result: it starts the scenario it names.
+func TestPromptAfterADeclinedPicker(t *testing.T) {
+	s := New(Options{})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	first := readStream(t, post(t, srv.URL, body(userText("lab:single"))))
+	id := first.blocks[1]["id"].(string)
+	declined := map[string]any{"role": "user", "content": []any{
+		map[string]any{"type": "tool_result", "tool_use_id": id, "content": "User rejected tool use", "is_error": true},
+		map[string]any{"type": "text", "text": "[Request interrupted by user for tool use]"},
+		map[string]any{"type": "text", "text": "lab:multi now"},
+	}}
+	readStream(t, post(t, srv.URL, body(userText("lab:single"), assistantTool(id, "AskUserQuestion"), declined)))
+	reqs := s.Requests()
+	if r := reqs[len(reqs)-1]; r.Scenario != "multi" || !strings.Contains(r.Prompt, "lab:multi now") {
+		t.Fatalf("got scenario %q prompt %q; want the multi scenario started by the new prompt", r.Scenario, r.Prompt)
+	}
+	// A decline with only the interrupt marker is not a prompt.
+	onlyMarker := map[string]any{"role": "user", "content": []any{
+		map[string]any{"type": "tool_result", "tool_use_id": id, "content": "User rejected tool use", "is_error": true},
+		map[string]any{"type": "text", "text": "[Request interrupted by user for tool use]"},
+	}}
+	readStream(t, post(t, srv.URL, body(userText("lab:single"), assistantTool(id, "AskUserQuestion"), onlyMarker)))
+	reqs = s.Requests()
+	if r := reqs[len(reqs)-1]; r.Prompt != "lab:single" {
+		t.Fatalf("got prompt %q; want the earlier prompt lab:single", r.Prompt)
+	}
+}
