@@ -375,23 +375,7 @@ func sessionOwners(ctx context.Context, db *store.DB) map[string]string {
 // registerGauges exposes runs by state and the live tailers' lag.
 func registerGauges(api *httpapi.Server, svc *chat.Service) {
 	reg := api.Registry()
-	for _, st := range []conv.State{conv.StateWorking, conv.StateQuestion, conv.StateNeedsInput, conv.StateIdle, conv.StateEnded} {
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "lab_runs", Help: "Runs by conversational state.", ConstLabels: prometheus.Labels{"state": string(st)},
-		}, func() float64 {
-			runs, err := svc.List(context.Background())
-			if err != nil {
-				return 0
-			}
-			n := 0
-			for _, r := range runs {
-				if r.State == st {
-					n++
-				}
-			}
-			return float64(n)
-		}))
-	}
+	reg.MustRegister(runsCollector{svc})
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "lab_tailer_lag_seconds", Help: "The longest time since a live run's tailer last caught up.",
 	}, func() float64 {
@@ -401,4 +385,23 @@ func registerGauges(api *httpapi.Server, svc *chat.Service) {
 		}
 		return most.Seconds()
 	}))
+}
+
+// runsCollector counts runs by state with one List per scrape.
+type runsCollector struct{ svc *chat.Service }
+
+var runsDesc = prometheus.NewDesc("lab_runs", "Runs by conversational state.", []string{"state"}, nil)
+
+func (c runsCollector) Describe(ch chan<- *prometheus.Desc) { ch <- runsDesc }
+
+func (c runsCollector) Collect(ch chan<- prometheus.Metric) {
+	counts := map[conv.State]int{}
+	if runs, err := c.svc.List(context.Background()); err == nil {
+		for _, r := range runs {
+			counts[r.State]++
+		}
+	}
+	for _, st := range []conv.State{conv.StateWorking, conv.StateQuestion, conv.StateNeedsInput, conv.StateIdle, conv.StateEnded} {
+		ch <- prometheus.MustNewConstMetric(runsDesc, prometheus.GaugeValue, float64(counts[st]), string(st))
+	}
 }

@@ -104,7 +104,7 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 
 	n, pendingID := 0, ""
 	if l.view != nil {
-		n = l.view.Page(conv.Query{Limit: 1}).Len
+		n = l.view.Len()
 	}
 	if l.pending != nil {
 		pendingID = l.pending.ToolID

@@ -195,6 +195,13 @@ func (v *View) State() conv.State {
 	return v.fold.State()
 }
 
+// Len returns the number of messages as of the last Sync.
+func (v *View) Len() int {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.fold.Len()
+}
+
 // Bytes returns how many bytes of the file have been folded.
 func (v *View) Bytes() int64 {
 	v.mu.Lock()
