@@ -11,7 +11,8 @@ type Run struct {
 	Model          string     `json:"model,omitempty"`
 	PermissionMode string     `json:"permission_mode,omitempty"`
 	State          State      `json:"state"`
-	Pending        bool       `json:"pending"` // a dialog waits for the operator
+	Pending        bool       `json:"pending"`         // a dialog waits for the operator
+	Alert          *Lifecycle `json:"alert,omitempty"` // what the CLI's screen shows that lab does not understand
 	SessionID      string     `json:"session_id,omitempty"`
 	TranscriptPath string     `json:"transcript_path,omitempty"`
 	CLIVersion     string     `json:"cli_version,omitempty"`
