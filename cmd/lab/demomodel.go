@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"lab/internal/fakeclaudeapi"
+	"lab/internal/httpapi"
 )
 
 // demoModelAddrFile holds the scripted model's address in a demo's state
@@ -63,4 +64,17 @@ func validLoopbackAddr(s string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// demoScenarios lists the scripted model's scenarios for the web app's
+// new-run screen; nil when not a demo.
+func demoScenarios(demo bool) []httpapi.Scenario {
+	if !demo {
+		return nil
+	}
+	var out []httpapi.Scenario
+	for _, s := range fakeclaudeapi.Scenarios() {
+		out = append(out, httpapi.Scenario{Keyword: s.Keyword, Summary: s.Summary, PermissionMode: s.PermissionMode})
+	}
+	return out
 }

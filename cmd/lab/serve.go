@@ -182,6 +182,8 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	lib := chat.NewLibrary(filepath.Join(c.Home, ".claude", "projects"), func(ctx context.Context) map[string]string {
 		return sessionOwners(ctx, db)
 	})
+	// Index the history in the background, so the first search is quick.
+	go lib.Warm(ctx)
 	svc, err := chat.NewService(ctx, chat.ServiceConfig{
 		Runs:    runnerAdapter{rs},
 		Library: lib,
@@ -215,6 +217,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	api, err := httpapi.New(httpapi.Config{
 		Store: db, Runs: svc, Sessions: sessionsAdapter{lib}, Broker: broker,
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
+		Scenarios: demoScenarios(c.Demo),
 	})
 	if err != nil {
 		ln.Close()
@@ -301,6 +304,10 @@ func (a sessionsAdapter) List(ctx context.Context, q httpapi.SessionQuery) (http
 		return httpapi.SessionList{}, err
 	}
 	return httpapi.SessionList{Sessions: l.Sessions, Total: l.Total, HasMore: l.NextOffset > 0}, nil
+}
+
+func (a sessionsAdapter) Get(ctx context.Context, id string) (conv.Session, error) {
+	return a.lib.Session(ctx, id)
 }
 
 func (a sessionsAdapter) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {

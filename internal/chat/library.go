@@ -14,6 +14,7 @@ import (
 type Library struct {
 	hist  *claude.History
 	views *viewCache
+	index *Index
 	// owners maps a session id to the run that owns it; may be nil.
 	owners func(ctx context.Context) map[string]string
 }
@@ -31,12 +32,15 @@ func NewLibrary(projectsDir string, owners func(ctx context.Context) map[string]
 	return &Library{
 		hist:   claude.NewHistory(projectsDir),
 		views:  newViewCache(libraryMaxViews, libraryMaxBytes),
+		index:  NewIndex(),
 		owners: owners,
 	}
 }
 
-// SessionFilter selects sessions: Q matches the project path or title,
-// case-insensitively; Offset and Limit page through the newest-first list.
+// SessionFilter selects sessions: Q matches when the project path or the
+// title contains it, or when the conversation holds every word of it (as
+// word prefixes, see Index.Search), case-insensitively; Offset and Limit
+// page through the newest-first list.
 type SessionFilter struct {
 	Q      string
 	Offset int
@@ -51,23 +55,34 @@ type SessionList struct {
 	NextOffset int `json:"next_offset,omitempty"`
 }
 
-// List returns the sessions matching f, newest first.
+// List returns the sessions matching f, newest first, each with its
+// message count and last activity. It brings the index up to date first,
+// which folds only what transcripts gained since the last call.
 func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error) {
-	all, err := l.hist.List()
+	files, err := l.hist.Files()
 	if err != nil {
 		return SessionList{}, err
 	}
+	l.index.Update(files)
 	var owners map[string]string
 	if l.owners != nil {
 		owners = l.owners(ctx)
 	}
 	q := strings.ToLower(strings.TrimSpace(f.Q))
-	matched := all[:0]
-	for _, s := range all {
-		if q != "" && !strings.Contains(strings.ToLower(s.ProjectPath), q) && !strings.Contains(strings.ToLower(s.Title), q) {
+	var said map[string]bool
+	if q != "" {
+		said = l.index.Search(q)
+	}
+	matched := make([]conv.Session, 0, len(files))
+	for _, sf := range files {
+		s := sf.Session
+		if q != "" && !said[sf.Path] && !strings.Contains(strings.ToLower(s.ProjectPath), q) && !strings.Contains(strings.ToLower(s.Title), q) {
 			continue
 		}
 		s.RunID = owners[s.ID]
+		if st, ok := l.index.Stats(sf.Path); ok {
+			s.Messages, s.LastActivity = st.Messages, st.LastActivity
+		}
 		matched = append(matched, s)
 	}
 	out := SessionList{Total: len(matched), Sessions: []conv.Session{}}
@@ -80,6 +95,31 @@ func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error
 		out.Sessions = append(out.Sessions, matched[f.Offset:end]...)
 	}
 	return out, nil
+}
+
+// Session returns one session as List shows it.
+func (l *Library) Session(ctx context.Context, id string) (conv.Session, error) {
+	if _, err := l.hist.Path(id); err != nil {
+		return conv.Session{}, err
+	}
+	list, err := l.List(ctx, SessionFilter{})
+	if err != nil {
+		return conv.Session{}, err
+	}
+	for _, s := range list.Sessions {
+		if s.ID == id {
+			return s, nil
+		}
+	}
+	return conv.Session{}, conv.Errorf(conv.ENotFound, "no session %s", id)
+}
+
+// Warm builds the index ahead of the first history visit, which would
+// otherwise wait for every transcript to be folded once.
+func (l *Library) Warm(ctx context.Context) {
+	if files, err := l.hist.Files(); err == nil && ctx.Err() == nil {
+		l.index.Update(files)
+	}
 }
 
 // Messages returns a window of session id's chat. History is read-only, so
