@@ -1,9 +1,7 @@
 package chat
 
 import (
-	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"slices"
 	"sort"
@@ -13,7 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"lab/internal/claude"
+	"lab/internal/agent"
 	"lab/internal/conv"
 )
 
@@ -69,15 +67,27 @@ func NewIndex() *Index {
 	return &Index{docs: map[string]*indexDoc{}, live: map[uint32]*indexDoc{}, vocab: map[string]uint32{}}
 }
 
+// IndexFile is one transcript to index: its path, size and mtime as
+// listed, and how its provider folds it.
+type IndexFile struct {
+	Path    string
+	Size    int64
+	ModTime time.Time
+	NewFold func() agent.Fold
+}
+
 // Update brings the index in line with the given transcripts: new and
 // grown files are folded from where the last update stopped, a file that
 // shrank is indexed again from its start, and paths no longer listed are
 // dropped. A file that cannot be read keeps what was indexed of it.
-func (x *Index) Update(files []claude.SessionFile) {
+func (x *Index) Update(files []IndexFile) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	seen := make(map[string]bool, len(files))
 	for _, f := range files {
+		if f.Path == "" || f.NewFold == nil {
+			continue
+		}
 		seen[f.Path] = true
 		d := x.docs[f.Path]
 		if d == nil {
@@ -92,7 +102,7 @@ func (x *Index) Update(files []claude.SessionFile) {
 			delete(x.live, d.num)
 			d = x.newDoc(f.Path)
 		}
-		x.indexTail(d)
+		x.indexTail(d, f.NewFold())
 		d.size, d.mtime = f.Size, f.ModTime
 	}
 	for p, d := range x.docs {
@@ -118,16 +128,15 @@ const indexChunk = 1 << 20
 // fresh fold and indexes the messages they make. Lines stand alone in the
 // chat's terms (a tool result only patches its call), so folding a tail
 // apart from its head yields the same new messages.
-func (x *Index) indexTail(d *indexDoc) {
+func (x *Index) indexTail(d *indexDoc, fold agent.Fold) {
 	f, err := os.Open(d.path)
-	if errors.Is(err, fs.ErrNotExist) || err != nil {
-		return
+	if err != nil {
+		return // gone or unreadable: keep what was indexed
 	}
 	defer f.Close()
 	if x.buf == nil {
 		x.buf = make([]byte, indexChunk)
 	}
-	fold := claude.NewFold()
 	pos, lastNL := d.offset, int64(-1)
 	for {
 		n, err := f.ReadAt(x.buf, pos)

@@ -25,7 +25,7 @@ func TestLibrarySearchesConversationText(t *testing.T) {
 		lineToolResult("toolu_1", "ok quokka", nil))
 	writeSession(t, root, "-srv-web", "css", base.Add(time.Minute),
 		lineUser("Fix the login page"), lineAssistantText("The stylesheet now centres the form.", "end_turn"))
-	lib := NewLibrary(root, nil)
+	lib := NewLibrary(testShelves(root), nil)
 	ctx := context.Background()
 	ids := func(q string) []string {
 		t.Helper()
@@ -75,14 +75,13 @@ func TestIndexIsIncremental(t *testing.T) {
 	root := t.TempDir()
 	h := claude.NewHistory(root)
 	x := NewIndex()
-	update := func() []claude.SessionFile {
+	update := func() {
 		t.Helper()
-		files, err := h.Files()
+		files, err := indexFiles(h)
 		if err != nil {
 			t.Fatal(err)
 		}
 		x.Update(files)
-		return files
 	}
 	var lines []string
 	for i := range 200 {
@@ -165,7 +164,7 @@ func TestIndexCountsLikeTheFold(t *testing.T) {
 				f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 				f.Write(line)
 				f.Close()
-				files, _ := h.Files()
+				files, _ := indexFiles(h)
 				x.Update(files)
 			}
 			if st, _ := x.Stats(p); st.Messages != whole.Len() {
@@ -213,7 +212,7 @@ func BenchmarkIndexUpdateUnchanged(b *testing.B) {
 
 // benchHistory writes 200 transcripts of about 512 KB (100 MB) once per
 // process.
-func benchHistory(b *testing.B) (string, []claude.SessionFile) {
+func benchHistory(b *testing.B) (string, []IndexFile) {
 	b.Helper()
 	if benchHist.root == "" {
 		root, err := os.MkdirTemp("", "lab-index-bench-")
@@ -232,7 +231,7 @@ func benchHistory(b *testing.B) (string, []claude.SessionFile) {
 			}
 			f.Close()
 		}
-		files, err := claude.NewHistory(root).Files()
+		files, err := indexFiles(claude.NewHistory(root))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -243,10 +242,23 @@ func benchHistory(b *testing.B) (string, []claude.SessionFile) {
 
 var benchHist struct {
 	root  string
-	files []claude.SessionFile
+	files []IndexFile
 }
 
-func historyBytes(files []claude.SessionFile) int64 {
+// indexFiles lists a Claude Code history as the index takes it.
+func indexFiles(h *claude.History) ([]IndexFile, error) {
+	list, err := h.List()
+	if err != nil {
+		return nil, err
+	}
+	files := make([]IndexFile, len(list))
+	for i, s := range list {
+		files[i] = IndexFile{Path: s.TranscriptPath, Size: s.Size, ModTime: s.ModTime, NewFold: claudeFold}
+	}
+	return files, nil
+}
+
+func historyBytes(files []IndexFile) int64 {
 	var n int64
 	for _, f := range files {
 		n += f.Size

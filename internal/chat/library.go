@@ -2,19 +2,19 @@ package chat
 
 import (
 	"context"
+	"sort"
 	"strings"
 
-	"lab/internal/claude"
+	"lab/internal/agent"
 	"lab/internal/conv"
 )
 
-// Library serves the read-only history of every transcript under the
-// operator's projects folder, folding each on demand and caching the
-// folded views.
+// Library serves the read-only history of every session each provider's
+// CLI kept on disk, folding each on demand and caching the folded views.
 type Library struct {
-	hist  *claude.History
-	views *viewCache
-	index *Index
+	shelves []Shelf
+	views   *viewCache
+	index   *Index
 	// owners maps a session id to the run that owns it; may be nil.
 	owners func(ctx context.Context) map[string]string
 }
@@ -26,15 +26,33 @@ const (
 	libraryMaxBytes = 1 << 30
 )
 
-// NewLibrary returns a Library over projectsDir (~/.claude/projects).
-// owners, when set, names the run owning each session.
-func NewLibrary(projectsDir string, owners func(ctx context.Context) map[string]string) *Library {
+// Shelf is one provider's sessions: where they are listed and how their
+// transcripts fold.
+type Shelf struct {
+	Provider string
+	History  agent.History
+	NewFold  func() agent.Fold
+}
+
+// NewLibrary returns a Library over the shelves (one per provider). owners,
+// when set, names the run owning each session.
+func NewLibrary(shelves []Shelf, owners func(ctx context.Context) map[string]string) *Library {
 	return &Library{
-		hist:   claude.NewHistory(projectsDir),
-		views:  newViewCache(libraryMaxViews, libraryMaxBytes),
-		index:  NewIndex(),
-		owners: owners,
+		shelves: shelves,
+		views:   newViewCache(libraryMaxViews, libraryMaxBytes),
+		index:   NewIndex(),
+		owners:  owners,
 	}
+}
+
+// shelf returns the shelf of provider, or nil.
+func (l *Library) shelf(provider string) *Shelf {
+	for i := range l.shelves {
+		if l.shelves[i].Provider == provider {
+			return &l.shelves[i]
+		}
+	}
+	return nil
 }
 
 // SessionFilter selects sessions: Q matches when the project path or the
@@ -59,11 +77,10 @@ type SessionList struct {
 // message count and last activity. It brings the index up to date first,
 // which folds only what transcripts gained since the last call.
 func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error) {
-	files, err := l.hist.Files()
+	all, err := l.update()
 	if err != nil {
 		return SessionList{}, err
 	}
-	l.index.Update(files)
 	var owners map[string]string
 	if l.owners != nil {
 		owners = l.owners(ctx)
@@ -73,14 +90,13 @@ func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error
 	if q != "" {
 		said = l.index.Search(q)
 	}
-	matched := make([]conv.Session, 0, len(files))
-	for _, sf := range files {
-		s := sf.Session
-		if q != "" && !said[sf.Path] && !strings.Contains(strings.ToLower(s.ProjectPath), q) && !strings.Contains(strings.ToLower(s.Title), q) {
+	matched := all[:0]
+	for _, s := range all {
+		if q != "" && !said[s.TranscriptPath] && !strings.Contains(strings.ToLower(s.ProjectPath), q) && !strings.Contains(strings.ToLower(s.Title), q) {
 			continue
 		}
 		s.RunID = owners[s.ID]
-		if st, ok := l.index.Stats(sf.Path); ok {
+		if st, ok := l.index.Stats(s.TranscriptPath); ok {
 			s.Messages, s.LastActivity = st.Messages, st.LastActivity
 		}
 		matched = append(matched, s)
@@ -97,11 +113,29 @@ func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error
 	return out, nil
 }
 
+// update lists every shelf's sessions, newest first, and brings the index
+// in line with them.
+func (l *Library) update() ([]conv.Session, error) {
+	var all []conv.Session
+	var files []IndexFile
+	for _, sh := range l.shelves {
+		list, err := sh.History.List()
+		if err != nil {
+			return nil, err
+		}
+		for i := range list {
+			list[i].Provider = sh.Provider
+			files = append(files, IndexFile{Path: list[i].TranscriptPath, Size: list[i].Size, ModTime: list[i].ModTime, NewFold: sh.NewFold})
+		}
+		all = append(all, list...)
+	}
+	sortSessions(all)
+	l.index.Update(files)
+	return all, nil
+}
+
 // Session returns one session as List shows it.
 func (l *Library) Session(ctx context.Context, id string) (conv.Session, error) {
-	if _, err := l.hist.Path(id); err != nil {
-		return conv.Session{}, err
-	}
 	list, err := l.List(ctx, SessionFilter{})
 	if err != nil {
 		return conv.Session{}, err
@@ -117,25 +151,38 @@ func (l *Library) Session(ctx context.Context, id string) (conv.Session, error) 
 // Warm builds the index ahead of the first history visit, which would
 // otherwise wait for every transcript to be folded once.
 func (l *Library) Warm(ctx context.Context) {
-	if files, err := l.hist.Files(); err == nil && ctx.Err() == nil {
-		l.index.Update(files)
+	if ctx.Err() == nil {
+		l.update()
 	}
 }
 
 // Messages returns a window of session id's chat. History is read-only, so
 // a pending-looking tail dialog is not served as answerable here.
 func (l *Library) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
-	path, err := l.hist.Path(id)
-	if err != nil {
-		return conv.Page{}, err
+	var err error
+	for _, sh := range l.shelves {
+		var path string
+		if path, err = sh.History.Path(id); err == nil {
+			return l.PageOf(sh.Provider, path, q)
+		}
+		if conv.KindOf(err) != conv.ENotFound {
+			return conv.Page{}, err
+		}
 	}
-	return l.PageOf(path, q)
+	if err == nil {
+		err = conv.Errorf(conv.ENotFound, "no session %s", id)
+	}
+	return conv.Page{}, err
 }
 
-// PageOf folds the transcript at path (cached) and returns a window of it,
-// read-only: dialogs are never answerable through it.
-func (l *Library) PageOf(path string, q conv.Query) (conv.Page, error) {
-	v := l.views.get(path)
+// PageOf folds the transcript of provider at path (cached) and returns a
+// window of it, read-only: dialogs are never answerable through it.
+func (l *Library) PageOf(provider, path string, q conv.Query) (conv.Page, error) {
+	sh := l.shelf(provider)
+	if sh == nil {
+		return conv.Page{}, conv.Errorf(conv.EUnavailable, "this lab does not know the provider %q", provider)
+	}
+	v := l.views.get(path, sh.NewFold)
 	if _, err := v.Sync(); err != nil {
 		return conv.Page{}, conv.Wrap(conv.EInternal, err, "cannot read the transcript")
 	}
@@ -159,4 +206,15 @@ func pageOf(s Snapshot) conv.Page {
 		LastSeq:       s.LastSeq,
 		HasMoreBefore: s.MoreBefore,
 	}
+}
+
+// sortSessions orders sessions newest first, ties by id, so lists merged
+// from several providers interleave by time.
+func sortSessions(s []conv.Session) {
+	sort.SliceStable(s, func(i, j int) bool {
+		if !s[i].ModTime.Equal(s[j].ModTime) {
+			return s[i].ModTime.After(s[j].ModTime)
+		}
+		return s[i].ID < s[j].ID
+	})
 }

@@ -51,28 +51,9 @@ var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
 // ValidSessionID reports whether id can name a transcript.
 func ValidSessionID(id string) bool { return sessionIDPattern.MatchString(id) }
 
-// SessionFile is a session and the transcript file it was read from.
-type SessionFile struct {
-	conv.Session
-	Path string
-}
-
 // List returns every session on disk, newest first. A projects folder that
 // does not exist yet holds no sessions.
 func (h *History) List() ([]conv.Session, error) {
-	files, err := h.Files()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]conv.Session, len(files))
-	for i, f := range files {
-		out[i] = f.Session
-	}
-	return out, nil
-}
-
-// Files is List with each session's transcript path.
-func (h *History) Files() ([]SessionFile, error) {
 	dirs, err := os.ReadDir(h.root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -80,7 +61,7 @@ func (h *History) Files() ([]SessionFile, error) {
 	if err != nil {
 		return nil, conv.Wrap(conv.EInternal, err, "cannot read the projects folder")
 	}
-	var out []SessionFile
+	var out []conv.Session
 	seen := map[string]bool{}
 	for _, d := range dirs {
 		if !d.IsDir() {
@@ -107,10 +88,11 @@ func (h *History) Files() ([]SessionFile, error) {
 			if project == "" {
 				project = d.Name()
 			}
-			out = append(out, SessionFile{Path: path, Session: conv.Session{
+			out = append(out, conv.Session{
 				ID: id, ProjectPath: project, Title: e.title,
 				Size: info.Size(), ModTime: info.ModTime().UTC(),
-			}})
+				TranscriptPath: path,
+			})
 		}
 	}
 	h.mu.Lock()

@@ -58,15 +58,15 @@ type ToolCall struct {
 	ID              string     `json:"id"`
 	Name            string     `json:"name"`
 	Input           string     `json:"input"` // one-line summary of the input
-	// Detail is the input's main text in full where the one-line Input
-	// cuts it (a multi-line command, the content a file write puts), at
-	// most a few KB; DetailTruncated says it is a prefix.
-	Detail          string     `json:"detail,omitempty"`
-	DetailTruncated bool       `json:"detail_truncated,omitempty"`
 	Status          ToolStatus `json:"status"`
 	Output          string     `json:"output,omitempty"`
 	OutputBytes     int        `json:"output_bytes,omitempty"`
 	OutputTruncated bool       `json:"output_truncated,omitempty"`
+	// Detail is the input's main text in full where the one-line Input
+	// cuts it (a multi-line command, the content a file write puts), at
+	// most a few KB; DetailTruncated says it is a prefix.
+	Detail          string `json:"detail,omitempty"`
+	DetailTruncated bool   `json:"detail_truncated,omitempty"`
 }
 
 // Level of a lifecycle note.
