@@ -216,7 +216,7 @@ describe("history", () => {
     await page.waitForTimeout(500);
     assert.equal(await page.evaluate(() => window.__xss ?? null), null, "a payload ran");
     assert.equal(await chat().locator("script, img, iframe, svg").count(), 0, "a dangerous element was created");
-    assert.match(await page.locator(".chip-tool pre").textContent(), /<script>window\.__xss='output'<\/script>/, "tool output not shown as text");
+    assert.match(await page.locator('.chip-tool [data-part="output"] pre').textContent(), /<script>window\.__xss='output'<\/script>/, "tool output not shown as text");
     assert.deepEqual(seen.dialogs, [], "a dialog opened");
   });
 
