@@ -56,9 +56,10 @@ func (l *Library) shelf(provider string) *Shelf {
 }
 
 // SessionFilter selects sessions: Q matches when the project path or the
-// title contains it, or when the conversation holds every word of it (as
-// word prefixes, see Index.Search), case-insensitively; Offset and Limit
-// page through the newest-first list.
+// title contains it, or (unless it holds a "/", which makes it a path)
+// when the conversation holds every word of it as word prefixes (see
+// Index.Search), case-insensitively; Offset and Limit page through the
+// newest-first list.
 type SessionFilter struct {
 	Q      string
 	Offset int
@@ -87,7 +88,9 @@ func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error
 	}
 	q := strings.ToLower(strings.TrimSpace(f.Q))
 	var said map[string]bool
-	if q != "" {
+	if q != "" && !strings.Contains(q, "/") {
+		// A query with a slash is a path: it asks for a folder, and its
+		// words would match every conversation that mentions them.
 		said = l.index.Search(q)
 	}
 	matched := all[:0]
