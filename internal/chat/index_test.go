@@ -51,6 +51,7 @@ func TestLibrarySearchesConversationText(t *testing.T) {
 		{"quokka", nil},                 // tool output is not indexed
 		{"centres", []string{"css"}},    // the other session
 		{"/w", []string{"css", "db"}},   // the old substring match on the folder still works
+		{"/zebra", nil},                 // a slash makes it a path: no conversation words
 		{"login page", []string{"css"}}, // and on the title
 		{"nothing-like-this", nil},
 	} {
