@@ -17,6 +17,7 @@ import (
 	"lab/internal/claude"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
+	"lab/internal/folders"
 	"lab/internal/httpapi"
 	"lab/internal/runs"
 	"lab/internal/store"
@@ -42,6 +43,11 @@ type serveConfig struct {
 	ClaudeEnv []string // KEY=VALUE added to every run's environment
 	BaseURL   string
 	Home      string // whose ~/.claude lab reads and runs use
+	// UserHome is the operator's own home: what "~" means in a folder,
+	// and the folder picker's default root (the demo's Home is private).
+	UserHome string
+	// FolderRoots are where the folder picker may list; default UserHome.
+	FolderRoots []string
 	SeedTrust bool
 	Demo      bool
 	LogLevel  string
@@ -80,6 +86,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.StringVar(&c.BaseURL, "base-url", get("LAB_BASE_URL", ""), "the external URL when behind a proxy, e.g. https://lab.example.org (env LAB_BASE_URL); https makes cookies Secure")
 	fs.BoolVar(&c.SeedTrust, "seed-trust", get("LAB_SEED_TRUST", "true") != "false", "mark a run's folder trusted in ~/.claude.json before starting it (env LAB_SEED_TRUST)")
 	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
+	fs.Var((*pathList)(&c.FolderRoots), "folder-roots", "colon-separated folders the new-run folder picker may list under (env LAB_FOLDER_ROOTS; default your home)")
 	fs.StringVar(&c.LogLevel, "log-level", get("LAB_LOG_LEVEL", "info"), "debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -90,6 +97,9 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	if v := env.Getenv("LAB_ALLOWED_HOSTS"); v != "" && len(c.AllowedHosts) == 0 {
 		(*hostList)(&c.AllowedHosts).Set(v)
 	}
+	if v := env.Getenv("LAB_FOLDER_ROOTS"); v != "" && len(c.FolderRoots) == 0 {
+		(*pathList)(&c.FolderRoots).Set(v)
+	}
 	dir, err := StateDir(c.StateDir, env.Getenv)
 	if err != nil {
 		return c, err
@@ -98,7 +108,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	if demo && !explicitStateDir(fs, env) {
 		c.StateDir = filepath.Join(dir, "demo")
 	}
-	c.Home = home
+	c.Home, c.UserHome = home, home
 	if demo {
 		// The demo never touches the operator's own Claude Code setup.
 		c.Home = filepath.Join(c.StateDir, "home")
@@ -164,6 +174,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		ExtraEnv:  extraEnv,
 		Home:      c.Home,
 		SeedTrust: c.SeedTrust,
+		UserHome:  c.UserHome,
 		Logger:    log,
 	})
 	if err != nil {
@@ -194,6 +205,13 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	}
 	defer svc.Close()
 
+	picker, err := folders.New(c.FolderRoots, c.UserHome, func(ctx context.Context) []string {
+		return recentFolders(ctx, rs, lib)
+	})
+	if err != nil {
+		return err
+	}
+
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -210,7 +228,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		hosts = c.AllowedHosts
 	}
 	api, err := httpapi.New(httpapi.Config{
-		Store: db, Runs: svc, Sessions: sessionsAdapter{lib}, Broker: broker,
+		Store: db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
 	})
 	if err != nil {

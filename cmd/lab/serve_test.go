@@ -354,6 +354,19 @@ func TestParseServeDefaults(t *testing.T) {
 	if d.StateDir != "/home/op/.local/state/lab/demo" || d.Home != "/home/op/.local/state/lab/demo/home" || !strings.HasSuffix(d.ClaudeBin, "claude.exe") {
 		t.Fatalf("demo defaults: got %+v; want a private state dir, HOME and the pinned CLI", d)
 	}
+	if c.UserHome != "/home/op" || d.UserHome != "/home/op" || c.FolderRoots != nil {
+		t.Fatalf("got user home %q (demo %q), roots %v; want ~ to mean the operator's home in both, roots defaulted later", c.UserHome, d.UserHome, c.FolderRoots)
+	}
+	f, err := parseServe([]string{"--folder-roots", "/srv/a:/srv/b"}, env, false)
+	if err != nil || fmt.Sprint(f.FolderRoots) != "[/srv/a /srv/b]" {
+		t.Fatalf("--folder-roots: got %v, %v", f.FolderRoots, err)
+	}
+	envRoots := Env{Stderr: io.Discard, Getenv: func(k string) string {
+		return map[string]string{"HOME": "/home/op", "LAB_FOLDER_ROOTS": "/x:/y/z"}[k]
+	}}
+	if g, err := parseServe(nil, envRoots, false); err != nil || fmt.Sprint(g.FolderRoots) != "[/x /y/z]" {
+		t.Fatalf("LAB_FOLDER_ROOTS: got %v, %v", g.FolderRoots, err)
+	}
 	for _, bad := range [][]string{{"--claude-env", "NOVALUE"}, {"extra"}, {"--log-level", "loud", "--nope"}} {
 		if _, err := parseServe(bad, env, false); err == nil {
 			t.Errorf("parseServe(%v) = nil error; want one", bad)

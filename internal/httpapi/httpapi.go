@@ -25,6 +25,8 @@ type Config struct {
 	Store    *store.DB // the operator account, login sessions, API tokens
 	Runs     Runs
 	Sessions Sessions
+	// Folders answers the folder picker; nil answers it with 503.
+	Folders Folders
 
 	// Broker fans events out to SSE clients; nil makes one. Pass your own
 	// to publish before the server exists.

@@ -29,6 +29,7 @@ func (s *Server) authedRoutes() []route {
 		{"POST /api/v1/runs/{id}/answer", s.answer},
 		{"GET /api/v1/sessions", s.listSessions},
 		{"GET /api/v1/sessions/{id}/messages", s.sessionMessages},
+		{"GET /api/v1/folders", s.listFolders},
 		{"GET /api/v1/events", s.events},
 		{"POST /api/v1/auth/logout", s.logout},
 	}

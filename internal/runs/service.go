@@ -70,7 +70,7 @@ func (s *Service) Config() Config { return s.cfg }
 // Returns conv.EInvalid (or ETooLarge) for bad input, conv.EUnavailable
 // when the claude binary or tmux is missing or broken.
 func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, error) {
-	req, err := validate(req, s.euid)
+	req, err := validate(req, s.euid, s.cfg.UserHome)
 	if err != nil {
 		return conv.Run{}, err
 	}

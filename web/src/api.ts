@@ -120,6 +120,22 @@ export interface SessionList {
   has_more?: boolean;
 }
 
+/** Folder is conv.Folder: one directory the folder picker offers. */
+export interface Folder {
+  path: string;
+  git?: boolean;
+  recent?: boolean;
+  root?: boolean;
+}
+
+/** GET /folders (conv.FolderList). */
+export interface FolderList {
+  folders: Folder[] | null;
+  roots: string[] | null;
+  home: string;
+  truncated: boolean;
+}
+
 export interface QuestionAnswer {
   chosen: number[];
   other_text?: string;
@@ -258,6 +274,8 @@ export const api = {
   reply: (id: string, text: string) => call<unknown>("POST", `/runs/${enc(id)}/reply`, { text }),
   interrupt: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/interrupt`),
   answer: (id: string, a: Answer) => call<unknown>("POST", `/runs/${enc(id)}/answer`, a),
+
+  folders: (q: string, limit: number) => call<FolderList>("GET", `/folders${qs({ q, limit })}`),
 
   sessions: (q: string, limit: number, offset: number) =>
     call<SessionList>("GET", `/sessions${qs({ q, limit, offset })}`),
