@@ -48,9 +48,9 @@ type serveConfig struct {
 	UserHome string
 	// FolderRoots are where the folder picker may list; default UserHome.
 	FolderRoots []string
-	SeedTrust bool
-	Demo      bool
-	LogLevel  string
+	SeedTrust   bool
+	Demo        bool
+	LogLevel    string
 	// AllowedHosts are extra Host names to answer to besides loopback's.
 	AllowedHosts []string
 }

@@ -61,8 +61,8 @@ type harness struct {
 	sessions *fakeSessions
 	// folderRoot is the home and only root of the real folder lister.
 	folderRoot string
-	clock    *clock
-	logs     *syncBuffer
+	clock      *clock
+	logs       *syncBuffer
 }
 
 type harnessOpt struct {
