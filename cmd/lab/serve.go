@@ -229,7 +229,8 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	}
 	api, err := httpapi.New(httpapi.Config{
 		Store: db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
-		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
+		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker},
+		Logger:       log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
 	})
 	if err != nil {
 		ln.Close()

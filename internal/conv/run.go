@@ -16,6 +16,7 @@ type Run struct {
 	CLIVersion     string     `json:"cli_version,omitempty"`
 	StartedAt      time.Time  `json:"started_at"`
 	EndedAt        *time.Time `json:"ended_at,omitempty"`
+	ArchivedAt     *time.Time `json:"archived_at,omitempty"` // hidden from the runs list
 }
 
 // StartRequest asks for a new run.

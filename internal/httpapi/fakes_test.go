@@ -75,7 +75,9 @@ func (f *fakeRuns) List(ctx context.Context) ([]conv.Run, error) {
 	defer f.mu.Unlock()
 	var out []conv.Run
 	for _, r := range f.runs {
-		out = append(out, r.run)
+		if r.run.ArchivedAt == nil {
+			out = append(out, r.run)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].StartedAt.After(out[j].StartedAt) })
 	return out, nil
@@ -296,4 +298,59 @@ func (f *fakeSessions) Messages(ctx context.Context, id string, q conv.Query) (c
 	p := window(msgs, q)
 	p.TranscriptID, p.State = id, conv.StateEnded
 	return p, nil
+}
+
+// The fake's housekeeping keeps the real rules: only ended runs archive,
+// only idle runs stop in bulk, and every id gets an answer.
+
+func (f *fakeRuns) Archived(ctx context.Context) ([]conv.Run, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := []conv.Run{}
+	for _, r := range f.runs {
+		if r.run.ArchivedAt != nil {
+			out = append(out, r.run)
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeRuns) SetArchived(ctx context.Context, ids []string, archived bool) (conv.BulkResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	res := conv.BulkResult{Done: []string{}, Skipped: []conv.Skipped{}}
+	for _, id := range ids {
+		r, err := f.get(id)
+		switch {
+		case err != nil:
+			res.Skipped = append(res.Skipped, conv.Skipped{ID: id, Reason: conv.MessageOf(err)})
+		case r.run.State != conv.StateEnded:
+			res.Skipped = append(res.Skipped, conv.Skipped{ID: id, Reason: "still running"})
+		default:
+			r.run.ArchivedAt = nil
+			if archived {
+				at := r.run.StartedAt.Add(2 * time.Hour)
+				r.run.ArchivedAt = &at
+			}
+			res.Done = append(res.Done, id)
+		}
+	}
+	return res, nil
+}
+
+func (f *fakeRuns) StopIdle(ctx context.Context, ids []string) (conv.BulkResult, error) {
+	res := conv.BulkResult{Done: []string{}, Skipped: []conv.Skipped{}}
+	for _, id := range ids {
+		f.mu.Lock()
+		r, err := f.get(id)
+		idle := err == nil && !r.run.Pending && (r.run.State == conv.StateIdle || r.run.State == conv.StateNeedsInput)
+		f.mu.Unlock()
+		if !idle {
+			res.Skipped = append(res.Skipped, conv.Skipped{ID: id, Reason: "not idle"})
+			continue
+		}
+		f.Stop(ctx, id)
+		res.Done = append(res.Done, id)
+	}
+	return res, nil
 }

@@ -27,6 +27,8 @@ type Config struct {
 	Sessions Sessions
 	// Folders answers the folder picker; nil answers it with 503.
 	Folders Folders
+	// Housekeeping archives and bulk-stops runs; nil answers with 503.
+	Housekeeping Housekeeping
 
 	// Broker fans events out to SSE clients; nil makes one. Pass your own
 	// to publish before the server exists.

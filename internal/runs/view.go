@@ -26,7 +26,7 @@ func (s *Service) view(ctx context.Context, rec store.RunRecord) conv.Run {
 	run := conv.Run{
 		ID: rec.ID, Cwd: rec.Cwd, Title: rec.Title, Model: rec.Model, PermissionMode: rec.PermissionMode,
 		SessionID: rec.SessionID, TranscriptPath: rec.TranscriptPath, CLIVersion: rec.CLIVersion,
-		StartedAt: rec.StartedAt, EndedAt: rec.EndedAt,
+		StartedAt: rec.StartedAt, EndedAt: rec.EndedAt, ArchivedAt: rec.ArchivedAt,
 	}
 	if !rec.Live() {
 		run.State = conv.StateEnded

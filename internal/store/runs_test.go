@@ -103,3 +103,51 @@ func TestRunsRoundTripAndLifecycle(t *testing.T) {
 		t.Fatalf("got %d live, %d all; want 1, 2", len(live), len(all))
 	}
 }
+
+func TestArchiveHidesEndedRunsOnly(t *testing.T) {
+	ctx := context.Background()
+	db := openRunsDB(t)
+	t0 := time.Date(2026, 7, 8, 9, 0, 0, 0, time.UTC)
+	for i, id := range []string{"a", "b", "c"} {
+		if err := db.CreateRun(ctx, sampleRun(id, t0.Add(time.Duration(i)*time.Minute))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := t0.Add(time.Hour)
+	if _, err := db.SetRunArchived(ctx, "a", &at); conv.KindOf(err) != conv.EConflict {
+		t.Fatalf("archiving a live run: got %v; want a conflict", err)
+	}
+	if _, err := db.SetRunArchived(ctx, "nope", &at); conv.KindOf(err) != conv.ENotFound {
+		t.Fatalf("archiving an unknown run: got %v; want not found", err)
+	}
+	db.EndRun(ctx, "a", at, "stopped")
+	db.EndRun(ctx, "b", at, "stopped")
+	if ch, err := db.SetRunArchived(ctx, "a", &at); err != nil || !ch {
+		t.Fatalf("archive a: got %v, %v", ch, err)
+	}
+	later := at.Add(time.Minute)
+	db.SetRunArchived(ctx, "b", &later)
+	if ch, err := db.SetRunArchived(ctx, "a", &later); err != nil || ch {
+		t.Fatalf("archiving twice: got %v, %v; want no change", ch, err)
+	}
+	all, _ := db.ListRuns(ctx, false)
+	archived, _ := db.ListArchivedRuns(ctx)
+	if len(all) != 1 || all[0].ID != "c" || len(archived) != 2 || archived[0].ID != "b" || !archived[1].ArchivedAt.Equal(at) {
+		t.Fatalf("got list %v and archived %v; want c listed, b then a archived", ids(all), ids(archived))
+	}
+	if ch, err := db.SetRunArchived(ctx, "a", nil); err != nil || !ch {
+		t.Fatalf("unarchive: got %v, %v", ch, err)
+	}
+	all, _ = db.ListRuns(ctx, false)
+	if len(all) != 2 || all[1].ID != "a" || all[1].ArchivedAt != nil {
+		t.Fatalf("after unarchiving a: got %v", ids(all))
+	}
+}
+
+func ids(rs []RunRecord) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.ID)
+	}
+	return out
+}

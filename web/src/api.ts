@@ -95,6 +95,13 @@ export interface Run {
   cli_version?: string;
   started_at: string;
   ended_at?: string;
+  archived_at?: string;
+}
+
+/** BulkResult (conv.BulkResult): what a bulk action did and left alone. */
+export interface BulkResult {
+  done: string[] | null;
+  skipped: { id: string; reason: string }[] | null;
 }
 
 export interface StartRequest {
@@ -267,6 +274,10 @@ export const api = {
   },
 
   runs: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs")).runs ?? [],
+  archivedRuns: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs?archived=true")).runs ?? [],
+  archiveRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/archive", { ids }),
+  unarchiveRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/unarchive", { ids }),
+  stopIdleRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/stop-idle", { ids }),
   startRun: (req: StartRequest) => call<Run>("POST", "/runs", req),
   stopRun: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/stop`),
   runMessages: (id: string, q: WindowQuery = {}) =>

@@ -4,6 +4,7 @@
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, type Run } from "../api";
 import { Header } from "../components/Header";
+import { RunsHousekeeping } from "../components/RunsHousekeeping";
 import { StateBadge } from "../components/StateBadge";
 import { ago, baseName, needsYou, sortRuns } from "../lib/format";
 import { stopEvents, subscribe } from "../events";
@@ -79,6 +80,7 @@ export function Runs() {
             </ul>
           </Show>
         </Show>
+        <Show when={runs()}>{(list) => <RunsHousekeeping runs={list()} onChanged={load} />}</Show>
         <button
           class="btn wide"
           data-action="logout"
