@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"lab/internal/claude"
 	"lab/internal/conv"
 	"lab/internal/folders"
 )
@@ -16,28 +15,16 @@ import (
 // MaxPromptBytes bounds a first prompt; it travels on the command line.
 const MaxPromptBytes = 100_000
 
-// validate checks a start request and returns it cleaned; a leading "~"
-// in the folder becomes home. Every failure is conv.EInvalid (or
-// conv.ETooLarge) with a message for the operator.
-func validate(req conv.StartRequest, euid int, home string) (conv.StartRequest, error) {
+// validate checks the provider-neutral fields of a start request and
+// returns it cleaned (a leading "~" in the folder becomes home); the
+// provider checks its own (CheckStart). Every failure is conv.EInvalid
+// (or conv.ETooLarge) with a message for the operator.
+func validate(req conv.StartRequest, home string) (conv.StartRequest, error) {
 	cwd, err := checkFolder(req.Cwd, home)
 	if err != nil {
 		return req, err
 	}
 	req.Cwd = cwd
-	if req.PermissionMode != "" {
-		if !claude.ValidPermissionMode(req.PermissionMode) {
-			return req, conv.Errorf(conv.EInvalid, "unknown permission mode %q; want one of %s", req.PermissionMode, strings.Join(claude.PermissionModes, ", "))
-		}
-		// The CLI refuses this mode as root and exits at once, which would
-		// look like a run that died for no reason.
-		if req.PermissionMode == "bypassPermissions" && euid == 0 {
-			return req, conv.Errorf(conv.EInvalid, "permission mode bypassPermissions cannot be used when lab runs as root (Claude Code refuses it)")
-		}
-	}
-	if req.Model != "" && !claude.ValidModel(req.Model) {
-		return req, conv.Errorf(conv.EInvalid, "invalid model name %q", req.Model)
-	}
 	req.Prompt = strings.ReplaceAll(req.Prompt, "\r\n", "\n")
 	if len(req.Prompt) > MaxPromptBytes {
 		return req, conv.Errorf(conv.ETooLarge, "prompt is longer than %d bytes", MaxPromptBytes)
