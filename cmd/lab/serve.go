@@ -193,7 +193,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	for _, p := range providers {
 		shelves = append(shelves, chat.Shelf{Provider: p.Info().Name, History: p.NewHistory(c.Home), NewFold: p.NewFold})
 	}
-	lib := chat.NewLibrary(shelves, func(ctx context.Context) map[string]string {
+	lib := chat.NewLibrary(shelves, func(ctx context.Context) map[string]chat.Owner {
 		return sessionOwners(ctx, db)
 	})
 	svc, err := chat.NewService(ctx, chat.ServiceConfig{
@@ -236,8 +236,8 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	}
 	api, err := httpapi.New(httpapi.Config{
 		Store: db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
-		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker},
-		Logger:       log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
+		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker}, Continuity: svc,
+		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
 	})
 	if err != nil {
 		ln.Close()
@@ -373,14 +373,23 @@ func (a runnerAdapter) Side(ctx context.Context, id string) (agent.Side, error) 
 	return a.rs.Side(ctx, id)
 }
 
-// Pane types into the run's tmux pane. A run that ended gets a pane that
-// refuses every key, so a late action fails cleanly.
+func (a runnerAdapter) External(ctx context.Context) ([]conv.ExternalSession, error) {
+	return a.rs.External(ctx)
+}
+func (a runnerAdapter) Attach(ctx context.Context, provider string, pid int) (conv.Run, error) {
+	return a.rs.Attach(ctx, provider, pid)
+}
+
+// Pane types into the run's tmux pane (an attached run's pane is checked
+// to still host its process first). A run that ended, or an attached run
+// lab can only follow, gets a pane that refuses every key, so an action
+// fails cleanly.
 func (a runnerAdapter) Pane(id string) chat.Pane {
-	target, err := a.rs.Target(context.Background(), id)
+	t, err := a.rs.Terminal(context.Background(), id)
 	if err != nil {
 		return deadPane{err}
 	}
-	return chat.TmuxPane{Server: a.rs.Tmux(), Target: target}
+	return t
 }
 
 type deadPane struct{ err error }
@@ -389,13 +398,17 @@ func (d deadPane) SendKey(context.Context, string) error   { return d.err }
 func (d deadPane) Paste(context.Context, string) error     { return d.err }
 func (d deadPane) Capture(context.Context) (string, error) { return "", d.err }
 
-// sessionOwners maps each session id to the run that had it.
-func sessionOwners(ctx context.Context, db *store.DB) map[string]string {
-	m, err := db.RunSessions(ctx)
+// sessionOwners maps each session id to the run that last had it.
+func sessionOwners(ctx context.Context, db *store.DB) map[string]chat.Owner {
+	m, err := db.SessionOwners(ctx)
 	if err != nil {
 		return nil
 	}
-	return m
+	out := make(map[string]chat.Owner, len(m))
+	for s, o := range m {
+		out[s] = chat.Owner{RunID: o.RunID, Live: o.Live}
+	}
+	return out
 }
 
 // registerGauges exposes runs by state and the live tailers' lag.

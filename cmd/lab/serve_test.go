@@ -60,10 +60,17 @@ func startLab(t *testing.T) *labServer {
 	return l
 }
 
-// startLabAt serves from the given state dir and HOME until stop.
+// startLabAt serves `lab demo` from the given state dir and HOME until
+// stop.
 func startLabAt(t *testing.T, state, home string) *labServer {
 	t.Helper()
-	bin := claudetest.CLI(t)
+	return serveLab(t, state, home, true, "--claude-bin", claudetest.CLI(t))
+}
+
+// serveLab serves lab (demo or serve) from the given state dir and HOME
+// with extra flags until stop.
+func serveLab(t *testing.T, state, home string, demo bool, flags ...string) *labServer {
+	t.Helper()
 	log := &syncBuf{}
 	env := Env{Stdout: io.Discard, Stderr: log, Getenv: func(k string) string {
 		if k == "HOME" {
@@ -71,7 +78,7 @@ func startLabAt(t *testing.T, state, home string) *labServer {
 		}
 		return ""
 	}}
-	c, err := parseServe([]string{"--addr", "127.0.0.1:0", "--state-dir", state, "--claude-bin", bin}, env, true)
+	c, err := parseServe(append([]string{"--addr", "127.0.0.1:0", "--state-dir", state}, flags...), env, demo)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,6 +39,8 @@ func notIdle(r conv.Run) string {
 	switch {
 	case r.State == conv.StateEnded:
 		return "it has already ended"
+	case r.Attached != nil:
+		return "it follows a session lab did not start: detach it from its chat"
 	case r.Pending || r.State == conv.StateQuestion:
 		return "a dialog is waiting for an answer"
 	case r.State == conv.StateWorking:

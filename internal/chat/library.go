@@ -15,7 +15,7 @@ type Library struct {
 	shelves []Shelf
 	views   *viewCache
 	// owners maps a session id to the run that owns it; may be nil.
-	owners func(ctx context.Context) map[string]string
+	owners func(ctx context.Context) map[string]Owner
 }
 
 // Default bounds of the history view cache: a few transcripts, and no more
@@ -33,9 +33,16 @@ type Shelf struct {
 	NewFold  func() agent.Fold
 }
 
+// Owner is the run that last had a session (a resumed or attached run
+// takes it over), and whether that run is live.
+type Owner struct {
+	RunID string
+	Live  bool
+}
+
 // NewLibrary returns a Library over the shelves (one per provider). owners,
 // when set, names the run owning each session.
-func NewLibrary(shelves []Shelf, owners func(ctx context.Context) map[string]string) *Library {
+func NewLibrary(shelves []Shelf, owners func(ctx context.Context) map[string]Owner) *Library {
 	return &Library{
 		shelves: shelves,
 		views:   newViewCache(libraryMaxViews, libraryMaxBytes),
@@ -83,7 +90,7 @@ func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error
 		all = append(all, list...)
 	}
 	sortSessions(all)
-	var owners map[string]string
+	var owners map[string]Owner
 	if l.owners != nil {
 		owners = l.owners(ctx)
 	}
@@ -93,7 +100,8 @@ func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error
 		if q != "" && !strings.Contains(strings.ToLower(s.ProjectPath), q) && !strings.Contains(strings.ToLower(s.Title), q) {
 			continue
 		}
-		s.RunID = owners[s.ID]
+		o := owners[s.ID]
+		s.RunID, s.RunLive = o.RunID, o.Live
 		matched = append(matched, s)
 	}
 	out := SessionList{Total: len(matched), Sessions: []conv.Session{}}
@@ -106,6 +114,20 @@ func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error
 		out.Sessions = append(out.Sessions, matched[f.Offset:end]...)
 	}
 	return out, nil
+}
+
+// Session returns session id as List shows it. Returns ENotFound.
+func (l *Library) Session(ctx context.Context, id string) (conv.Session, error) {
+	all, err := l.List(ctx, SessionFilter{})
+	if err != nil {
+		return conv.Session{}, err
+	}
+	for _, s := range all.Sessions {
+		if s.ID == id {
+			return s, nil
+		}
+	}
+	return conv.Session{}, conv.Errorf(conv.ENotFound, "no session %s", id)
 }
 
 // Messages returns a window of session id's chat. History is read-only, so

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -70,63 +69,6 @@ func validPaneID(p string) bool {
 	}
 	_, err := strconv.Atoi(p[1:])
 	return err == nil
-}
-
-// PanePIDFunc asks a tmux server (by socket) for the pid of a pane's
-// process.
-type PanePIDFunc func(ctx context.Context, socket, pane string) (int, error)
-
-// VerifyPane checks that loc's pane hosts process pid: the pane's own
-// process is pid or one of its ancestors (a shell that started the CLI).
-// Pane ids are reused once a pane closes, so lab checks this before it
-// types into a pane it did not create.
-func VerifyPane(ctx context.Context, loc PaneLocation, pid int, panePID PanePIDFunc) error {
-	pp, err := panePID(ctx, loc.Socket, loc.Pane)
-	if err != nil {
-		return fmt.Errorf("pane %s on %s cannot be reached: %w", loc.Pane, loc.Socket, err)
-	}
-	if !descendsFrom(pid, pp) {
-		return fmt.Errorf("pane %s on %s no longer runs process %d", loc.Pane, loc.Socket, pid)
-	}
-	return nil
-}
-
-// descendsFrom reports whether pid is ancestor or one of its descendants,
-// walking parent pids in /proc.
-func descendsFrom(pid, ancestor int) bool {
-	for range 64 {
-		if pid == ancestor {
-			return true
-		}
-		if pid <= 1 {
-			return false
-		}
-		ppid, ok := parentPID(pid)
-		if !ok {
-			return false
-		}
-		pid = ppid
-	}
-	return false
-}
-
-// parentPID reads field 4 of /proc/<pid>/stat.
-func parentPID(pid int) (int, bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 2 {
-		return 0, false
-	}
-	ppid, err := strconv.Atoi(f[1])
-	return ppid, err == nil
 }
 
 // processEnv reads /proc/<pid>/environ.

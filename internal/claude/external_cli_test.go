@@ -15,11 +15,6 @@ import (
 	"lab/internal/tmux"
 )
 
-// tmuxPanePID asks the tmux server on socket for a pane's process.
-func tmuxPanePID(ctx context.Context, socket, pane string) (int, error) {
-	return tmux.New(socket).PanePID(ctx, pane)
-}
-
 // startOutsideTmux runs the real CLI on a pseudo-terminal made by
 // script(1), as an operator's plain terminal would, killed at cleanup.
 func startOutsideTmux(t *testing.T, r *claudetest.Rig, prompt string) *exec.Cmd {
@@ -69,14 +64,15 @@ func TestLocatePaneOfExternalSessions(t *testing.T) {
 	if err != nil || loc.Socket != r.Tmux.Socket() || loc.Session != "ops" || !strings.HasPrefix(loc.Pane, "%") {
 		t.Fatalf("LocatePane = %+v, %v; want socket %s, session ops, a pane id", loc, err, r.Tmux.Socket())
 	}
-	if err := claude.VerifyPane(ctx, loc, inTmux.PID, tmuxPanePID); err != nil {
-		t.Fatalf("VerifyPane of the CLI under the pane's shell: %v", err)
+	ops := tmux.New(loc.Socket)
+	if err := ops.PaneHosts(ctx, loc.Pane, inTmux.PID); err != nil {
+		t.Fatalf("PaneHosts of the CLI under the pane's shell: %v", err)
 	}
-	if err := claude.VerifyPane(ctx, loc, outside.PID, tmuxPanePID); err == nil {
-		t.Fatal("VerifyPane accepted a process that does not run in the pane")
+	if err := ops.PaneHosts(ctx, loc.Pane, outside.PID); err == nil {
+		t.Fatal("PaneHosts accepted a process that does not run in the pane")
 	}
-	if err := claude.VerifyPane(ctx, claude.PaneLocation{Socket: loc.Socket, Pane: "%99"}, inTmux.PID, tmuxPanePID); err == nil {
-		t.Fatal("VerifyPane accepted a pane that does not exist")
+	if err := ops.PaneHosts(ctx, "%99", inTmux.PID); err == nil {
+		t.Fatal("PaneHosts accepted a pane that does not exist")
 	}
 	if _, err := claude.LocatePane(outside); !errors.Is(err, claude.ErrNotInTmux) {
 		t.Fatalf("LocatePane of the CLI outside tmux: got %v; want ErrNotInTmux", err)

@@ -354,3 +354,62 @@ func (f *fakeRuns) StopIdle(ctx context.Context, ids []string) (conv.BulkResult,
 	}
 	return res, nil
 }
+
+// The fake's continuity keeps the real rules: a live run has nothing to
+// resume, a followed process cannot be attached twice, and attaching or
+// resuming makes a new run.
+
+func (f *fakeRuns) External(ctx context.Context) ([]conv.ExternalSession, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e := conv.ExternalSession{Provider: "claude", PID: 4242, SessionID: "ext-1", Cwd: "/w", Status: "idle",
+		Tmux: &conv.TmuxPane{Socket: "/tmp/tmux-0/default", Pane: "%3", Session: "ops"}}
+	for _, r := range f.runs {
+		if r.run.Attached != nil && r.run.Attached.PID == 4242 && r.run.State != conv.StateEnded {
+			e.RunID = r.run.ID
+		}
+	}
+	return []conv.ExternalSession{e}, nil
+}
+
+func (f *fakeRuns) Attach(ctx context.Context, provider string, pid int) (conv.Run, error) {
+	ext, _ := f.External(ctx)
+	if pid != ext[0].PID {
+		return conv.Run{}, conv.Errorf(conv.ENotFound, "no process %d", pid)
+	}
+	if ext[0].RunID != "" {
+		return conv.Run{}, conv.Errorf(conv.EConflict, "run %s already follows this session", ext[0].RunID)
+	}
+	return f.add(conv.Run{Cwd: "/w", Title: "w", State: conv.StateIdle, SessionID: "ext-1", Attached: &conv.Attachment{PID: pid, Pane: "ops:%3"}}), nil
+}
+
+func (f *fakeRuns) Resume(ctx context.Context, id string) (conv.Run, error) {
+	f.mu.Lock()
+	r, err := f.get(id)
+	f.mu.Unlock()
+	switch {
+	case err != nil:
+		return conv.Run{}, err
+	case r.run.State != conv.StateEnded:
+		return conv.Run{}, conv.Errorf(conv.EConflict, "run %s is still running", id)
+	}
+	return f.add(conv.Run{Cwd: r.run.Cwd, Title: r.run.Title, State: conv.StateIdle, SessionID: "t-" + id}), nil
+}
+
+func (f *fakeRuns) ResumeSession(ctx context.Context, id string) (conv.Run, error) {
+	if id != "s1" {
+		return conv.Run{}, conv.Errorf(conv.ENotFound, "no session %s", id)
+	}
+	return f.add(conv.Run{Cwd: "/w", Title: "s1", State: conv.StateIdle, SessionID: id}), nil
+}
+
+// add records a new run like Start does.
+func (f *fakeRuns) add(run conv.Run) conv.Run {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.next++
+	run.ID, run.StartedAt = fmt.Sprintf("r%d", f.next), time.Date(2026, 7, 8, 12, f.next, 0, 0, time.UTC)
+	f.runs[run.ID] = &fakeRun{run: run}
+	f.broker.Publish(conv.Event{Type: conv.EventRunChanged, RunID: run.ID})
+	return run
+}

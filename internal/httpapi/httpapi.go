@@ -29,6 +29,9 @@ type Config struct {
 	Folders Folders
 	// Housekeeping archives and bulk-stops runs; nil answers with 503.
 	Housekeeping Housekeeping
+	// Continuity resumes sessions and attaches to CLI processes lab did
+	// not start; nil answers with 503.
+	Continuity Continuity
 
 	// Broker fans events out to SSE clients; nil makes one. Pass your own
 	// to publish before the server exists.

@@ -31,20 +31,36 @@ type RunRecord struct {
 	EndedAt        *time.Time
 	EndReason      string
 	ArchivedAt     *time.Time // hidden from the runs list since then
+	Attach         Attach     // set on a run following a process lab did not start
+}
+
+// Attach is how an attached run reaches the CLI process it follows.
+type Attach struct {
+	PID         int
+	ProcStart   string // the process's start time, to tell a reused pid
+	Socket      string // the operator's tmux server, "" when not in tmux
+	Pane        string // "%3"
+	TmuxSession string // for display
+	ReadOnly    string // why lab can only follow it, "" when it can type
 }
 
 // Live reports whether the run has not ended.
 func (r RunRecord) Live() bool { return r.EndedAt == nil }
 
+// Attached reports whether the run follows a process lab did not start.
+func (r RunRecord) Attached() bool { return r.Attach.PID > 0 }
+
 const runColumns = `id, provider, cwd, title, title_auto, prompt, model, permission_mode, session_id,
-	transcript_path, cli_version, claude_bin, tmux_session, run_dir, started_at, ended_at, end_reason, archived_at`
+	transcript_path, cli_version, claude_bin, tmux_session, run_dir, started_at, ended_at, end_reason, archived_at,
+	attach_pid, attach_proc_start, attach_socket, attach_pane, attach_tmux_session, attach_read_only`
 
 func scanRun(row interface{ Scan(...any) error }) (RunRecord, error) {
 	var r RunRecord
 	var started int64
 	var ended, archived sql.NullInt64
 	err := row.Scan(&r.ID, &r.Provider, &r.Cwd, &r.Title, &r.TitleAuto, &r.Prompt, &r.Model, &r.PermissionMode, &r.SessionID,
-		&r.TranscriptPath, &r.CLIVersion, &r.Bin, &r.TmuxSession, &r.RunDir, &started, &ended, &r.EndReason, &archived)
+		&r.TranscriptPath, &r.CLIVersion, &r.Bin, &r.TmuxSession, &r.RunDir, &started, &ended, &r.EndReason, &archived,
+		&r.Attach.PID, &r.Attach.ProcStart, &r.Attach.Socket, &r.Attach.Pane, &r.Attach.TmuxSession, &r.Attach.ReadOnly)
 	if err != nil {
 		return RunRecord{}, err
 	}
@@ -72,10 +88,11 @@ func nullMillis(t *time.Time) any {
 
 // CreateRun inserts r. Returns conv.EConflict when the id is taken.
 func (db *DB) CreateRun(ctx context.Context, r RunRecord) error {
-	_, err := db.sql.ExecContext(ctx, `INSERT INTO runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := db.sql.ExecContext(ctx, `INSERT INTO runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, provider(r.Provider), r.Cwd, r.Title, r.TitleAuto, r.Prompt, r.Model, r.PermissionMode, r.SessionID,
 		r.TranscriptPath, r.CLIVersion, r.Bin, r.TmuxSession, r.RunDir, r.StartedAt.UnixMilli(), nullMillis(r.EndedAt), r.EndReason,
-		nullMillis(r.ArchivedAt))
+		nullMillis(r.ArchivedAt),
+		r.Attach.PID, r.Attach.ProcStart, r.Attach.Socket, r.Attach.Pane, r.Attach.TmuxSession, r.Attach.ReadOnly)
 	if err != nil {
 		var n int
 		if db.sql.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE id = ?`, r.ID).Scan(&n) == nil && n > 0 {
@@ -217,6 +234,32 @@ func (db *DB) SetRunTitle(ctx context.Context, id, title string) (bool, error) {
 	}
 	n, _ := res.RowsAffected()
 	return n > 0, nil
+}
+
+// SessionOwner is the run that last had a session, and whether it lives.
+type SessionOwner struct {
+	RunID string
+	Live  bool
+}
+
+// SessionOwners maps every CLI session id any run has had to the run that
+// last had it (a resumed or attached run takes a session over).
+func (db *DB) SessionOwners(ctx context.Context) (map[string]SessionOwner, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT s.session_id, s.run_id, r.ended_at IS NULL FROM run_sessions s JOIN runs r ON r.id = s.run_id`)
+	if err != nil {
+		return nil, conv.Wrap(conv.EInternal, err, "list run sessions")
+	}
+	defer rows.Close()
+	out := map[string]SessionOwner{}
+	for rows.Next() {
+		var s string
+		var o SessionOwner
+		if err := rows.Scan(&s, &o.RunID, &o.Live); err != nil {
+			return nil, conv.Wrap(conv.EInternal, err, "list run sessions")
+		}
+		out[s] = o
+	}
+	return out, rows.Err()
 }
 
 // RunSessions maps every CLI session id any run has had to that run's id.

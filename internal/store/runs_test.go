@@ -79,6 +79,9 @@ func TestRunsRoundTripAndLifecycle(t *testing.T) {
 		t.Fatal("a second prompt replaced the title; want the first kept")
 	}
 
+	if so, err := db.SessionOwners(ctx); err != nil || so["s-a"] != (SessionOwner{"r1", true}) || len(so) != 2 {
+		t.Fatalf("got owners %v, %v; want r1 live for both sessions", so, err)
+	}
 	live, _ := db.ListRuns(ctx, true)
 	if len(live) != 2 || live[0].ID != "r2" {
 		t.Fatalf("got %d live runs (first %q); want 2, newest first", len(live), live[0].ID)
@@ -96,6 +99,14 @@ func TestRunsRoundTripAndLifecycle(t *testing.T) {
 	got, _ = db.GetRun(ctx, "r1")
 	if got.Live() || !got.EndedAt.Equal(end) || got.EndReason != "stopped" || got.Title != "fix the bug" {
 		t.Fatalf("got %+v; want ended at %v, reason stopped, first title kept", got, end)
+	}
+	if so, _ := db.SessionOwners(ctx); so["s-b"] != (SessionOwner{"r1", false}) {
+		t.Fatalf("got owner %v of s-b after r1 ended; want r1, not live", so["s-b"])
+	}
+	// A run resuming s-b takes it over.
+	db.SetRunSession(ctx, "r2", "s-b", "/h/b.jsonl", end)
+	if so, _ := db.SessionOwners(ctx); so["s-b"] != (SessionOwner{"r2", true}) {
+		t.Fatalf("got owner %v of s-b after r2 resumed it; want r2, live", so["s-b"])
 	}
 	live, _ = db.ListRuns(ctx, true)
 	all, _ := db.ListRuns(ctx, false)
@@ -150,4 +161,24 @@ func ids(rs []RunRecord) []string {
 		out = append(out, r.ID)
 	}
 	return out
+}
+
+func TestAttachedRunRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db := openRunsDB(t)
+	r := sampleRun("att", time.Date(2026, 7, 8, 9, 0, 0, 0, time.UTC))
+	r.TmuxSession = ""
+	r.Attach = Attach{PID: 4242, ProcStart: "1234", Socket: "/tmp/tmux-0/default", Pane: "%3", TmuxSession: "ops"}
+	if err := db.CreateRun(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.GetRun(ctx, "att")
+	if err != nil || got.Attach != r.Attach || !got.Attached() {
+		t.Fatalf("got %+v, %v; want the attachment back", got.Attach, err)
+	}
+	plain, _ := db.GetRun(ctx, "att")
+	plain.Attach = Attach{}
+	if plain.Attached() {
+		t.Fatal("a run without a pid reports attached")
+	}
 }
