@@ -33,7 +33,9 @@ func TestLibraryListsFiltersAndPages(t *testing.T) {
 		line := mustJSON(map[string]any{"type": "user", "cwd": s.cwd, "message": map[string]any{"role": "user", "content": s.title}})
 		writeSession(t, root, s.slug, fmt.Sprintf("sess-%d", i), base.Add(time.Duration(i)*time.Minute), line)
 	}
-	lib := NewLibrary(testShelves(root), func(context.Context) map[string]Owner { return map[string]Owner{"sess-1": {RunID: "run-9", Live: true}} })
+	lib := NewLibrary(testShelves(root), func(context.Context) map[string]Owner {
+		return map[string]Owner{"sess-1": {RunID: "run-9", Live: true}}
+	})
 	ctx := context.Background()
 
 	all, err := lib.List(ctx, SessionFilter{Limit: 10})

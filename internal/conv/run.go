@@ -60,7 +60,7 @@ type Session struct {
 	Title       string    `json:"title"` // first user prompt
 	Size        int64     `json:"size"`
 	ModTime     time.Time `json:"mtime"`
-	RunID       string    `json:"run_id,omitempty"` // the run that owns it, if any
+	RunID       string    `json:"run_id,omitempty"`   // the run that owns it, if any
 	RunLive     bool      `json:"run_live,omitempty"` // that run is live: open it rather than resume
 }
 
