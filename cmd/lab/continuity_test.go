@@ -213,6 +213,10 @@ func TestResumeAnEndedRunAndAHistorySession(t *testing.T) {
 	if s := r.sessions("kiwi"); len(s) != 1 || s[0].RunID != third.ID || !s[0].RunLive {
 		t.Fatalf("history rows %+v; want the kiwi session linked to live run %s", s, third.ID)
 	}
+	var one conv.Session
+	if code := r.lab.call("GET", "/api/v1/sessions/"+hist.ID, nil, &one); code != 200 || one.RunID != third.ID || !one.RunLive {
+		t.Fatalf("GET session: %d %+v; want it linked to live run %s", code, one, third.ID)
+	}
 	r.lab.call("POST", "/api/v1/runs/"+third.ID+"/stop", nil, nil)
 }
 

@@ -326,6 +326,10 @@ func (a sessionsAdapter) List(ctx context.Context, q httpapi.SessionQuery) (http
 	return httpapi.SessionList{Sessions: l.Sessions, Total: l.Total, HasMore: l.NextOffset > 0}, nil
 }
 
+func (a sessionsAdapter) Get(ctx context.Context, id string) (conv.Session, error) {
+	return a.lib.Session(ctx, id)
+}
+
 func (a sessionsAdapter) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
 	return a.lib.Messages(ctx, id, q)
 }

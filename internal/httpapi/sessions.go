@@ -17,6 +17,9 @@ type Sessions interface {
 	List(ctx context.Context, q SessionQuery) (SessionList, error)
 	// Messages returns a window of a session's chat stream.
 	Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error)
+	// Get returns one session as List shows it (with the run that last
+	// had it).
+	Get(ctx context.Context, id string) (conv.Session, error)
 }
 
 // SessionQuery selects a page of the history.
@@ -59,6 +62,15 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 		list.Sessions = []conv.Session{}
 	}
 	writeJSON(w, http.StatusOK, list)
+	return nil
+}
+
+func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
+	sess, err := s.cfg.Sessions.Get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sess)
 	return nil
 }
 
