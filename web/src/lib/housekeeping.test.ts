@@ -7,8 +7,9 @@ const run = (id: string, state: Run["state"], pending = false, archived?: string
 });
 
 describe("housekeeping", () => {
-  const runs = [run("a", "idle"), run("b", "needs_input"), run("c", "working"), run("d", "question", true), run("e", "needs_input", true), run("f", "ended"), run("g", "ended", false, "2026-01-02T00:00:00Z")];
-  it("idle runs are live, not working, with nothing pending", () => {
+  const attached = { ...run("h", "idle"), attached: { pid: 7, pane: "ops:%1" } };
+  const runs = [attached, run("a", "idle"), run("b", "needs_input"), run("c", "working"), run("d", "question", true), run("e", "needs_input", true), run("f", "ended"), run("g", "ended", false, "2026-01-02T00:00:00Z")];
+  it("idle runs are live, not working, with nothing pending, and lab's own", () => {
     expect(idleRuns(runs).map((r) => r.id)).toEqual(["a", "b"]);
   });
   it("ended runs not yet archived can be archived", () => {

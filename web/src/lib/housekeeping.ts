@@ -4,9 +4,12 @@
 
 import type { BulkResult, Run } from "../api";
 
-/** idleRuns are live runs doing nothing: not working, no dialog waiting. */
+/**
+ * idleRuns are live runs doing nothing: not working, no dialog waiting.
+ * Attached runs are left out: lab never ends a process it did not start.
+ */
 export function idleRuns(runs: readonly Run[]): Run[] {
-  return runs.filter((r) => !r.pending && (r.state === "idle" || r.state === "needs_input"));
+  return runs.filter((r) => !r.pending && !r.attached && (r.state === "idle" || r.state === "needs_input"));
 }
 
 /** endedRuns are the runs that can be archived. */

@@ -1,5 +1,6 @@
 // History: every Claude Code session on the machine, searchable by project
-// and title, newest first; each opens as a read-only chat.
+// and title, newest first; each opens as a read-only chat (with Resume), or
+// as the live run that follows it now.
 
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, type Session } from "../api";
@@ -59,13 +60,23 @@ export function History() {
               <For each={items()}>
                 {(s) => (
                   <li>
-                    <a class="row" href={`/history/${encodeURIComponent(s.id)}`} onClick={linkHandler} data-session={s.id}>
+                    <a
+                      class="row"
+                      href={s.run_live && s.run_id ? `/runs/${encodeURIComponent(s.run_id)}` : `/history/${encodeURIComponent(s.id)}`}
+                      onClick={linkHandler}
+                      data-session={s.id}
+                    >
                       <div class="row-main">
                         <div class="row-title">{s.title || "(no prompt)"}</div>
                         <div class="row-sub muted">
                           {baseName(s.project_path)} · {ago(s.mtime)} · {bytes(s.size)}
                         </div>
                       </div>
+                      <Show when={s.run_live}>
+                        <span class="tag live" data-live-run={s.run_id}>
+                          live
+                        </span>
+                      </Show>
                     </a>
                   </li>
                 )}

@@ -42,6 +42,9 @@ export function Runs() {
         <a class="btn" href="/history" onClick={linkHandler}>
           History
         </a>
+        <a class="btn" href="/attach" onClick={linkHandler} data-action="open-attach">
+          Attach
+        </a>
         <a class="btn primary" href="/new" onClick={linkHandler}>
           New
         </a>
