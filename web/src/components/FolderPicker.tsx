@@ -7,7 +7,7 @@
 
 import { createSignal, For, onCleanup, Show } from "solid-js";
 import { api, type Folder } from "../api";
-import { childrenQuery, tilde } from "../lib/folders";
+import { childrenQuery, folderName, tilde } from "../lib/folders";
 import "../styles/folders.css";
 
 const shown = 12;
@@ -19,8 +19,12 @@ export function FolderPicker(props: { value: string; onChange: (v: string) => vo
   const [more, setMore] = createSignal(false);
   const [error, setError] = createSignal("");
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let closer: ReturnType<typeof setTimeout> | undefined;
   let generation = 0;
-  onCleanup(() => clearTimeout(timer));
+  onCleanup(() => {
+    clearTimeout(timer);
+    clearTimeout(closer);
+  });
 
   async function load(q: string) {
     const gen = ++generation;
@@ -62,10 +66,16 @@ export function FolderPicker(props: { value: string; onChange: (v: string) => vo
             soon(e.currentTarget.value.trim());
           }}
           onFocus={() => {
+            clearTimeout(closer);
             setOpen(true);
             load(props.value.trim());
           }}
-          onBlur={() => setOpen(false)}
+          onBlur={() => {
+            // Late, so a tap that moved the focus lands where it was aimed
+            // before the list folds away under it.
+            clearTimeout(closer);
+            closer = setTimeout(() => setOpen(false), 200);
+          }}
           placeholder="~/project"
           required
           autocapitalize="off"
@@ -82,7 +92,10 @@ export function FolderPicker(props: { value: string; onChange: (v: string) => vo
             {(f) => (
               <li role="option" aria-selected={false}>
                 <button type="button" class="folder" data-folder={f.path} onPointerDown={(e) => e.preventDefault()} onClick={() => pick(f)}>
-                  <span class="folder-path">{tilde(f.path, home())}</span>
+                  <span class="folder-text">
+                    <span class="folder-name">{folderName(tilde(f.path, home()))}</span>
+                    <span class="folder-path muted">{tilde(f.path, home())}</span>
+                  </span>
                   <Show when={f.recent}>
                     <span class="tag">recent</span>
                   </Show>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { childrenQuery, tilde } from "./folders";
+import { childrenQuery, folderName, tilde } from "./folders";
 
 describe("folders", () => {
   it("tilde abbreviates the home folder only", () => {
@@ -8,6 +8,12 @@ describe("folders", () => {
     expect(tilde("/home/meow/x", "/home/me")).toBe("/home/meow/x");
     expect(tilde("/srv/x", "")).toBe("/srv/x");
     expect(tilde("/srv/x", "/")).toBe("/srv/x");
+  });
+  it("folderName is the last element", () => {
+    expect(folderName("~/src/alpha")).toBe("alpha");
+    expect(folderName("~")).toBe("~");
+    expect(folderName("/")).toBe("/");
+    expect(folderName("/srv/x/")).toBe("x");
   });
   it("childrenQuery ends with one slash", () => {
     expect(childrenQuery("~/src")).toBe("~/src/");

@@ -14,3 +14,9 @@ export function tilde(p: string, home: string): string {
 export function childrenQuery(p: string): string {
   return p.endsWith("/") ? p : p + "/";
 }
+
+/** folderName is a folder's own name, "~" or "/" for those. */
+export function folderName(p: string): string {
+  const parts = p.split("/").filter(Boolean);
+  return parts[parts.length - 1] ?? (p.startsWith("/") ? "/" : p);
+}
