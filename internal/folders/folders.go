@@ -174,7 +174,8 @@ type collector struct {
 
 type candidate struct {
 	conv.Folder
-	recentRank int // -1 when not recent
+	recentRank int    // -1 when not recent
+	key        string // the path lowercased, for ordering
 }
 
 func (c *collector) loadRecent(ctx context.Context) {
@@ -232,7 +233,7 @@ func (c *collector) add(f conv.Folder, real string) {
 	}
 	f.Recent = ok
 	f.Git = isGit(real)
-	c.out = append(c.out, candidate{Folder: f, recentRank: rank})
+	c.out = append(c.out, candidate{Folder: f, recentRank: rank, key: strings.ToLower(f.Path)})
 }
 
 // path lists the folder a typed path points into.
@@ -317,7 +318,7 @@ func (c *collector) children(dir, real, name string, anywhere bool) {
 // then git repositories, then by name, and cuts them to limit.
 func (c *collector) result(limit int) conv.FolderList {
 	sort.SliceStable(c.out, func(i, j int) bool {
-		a, b := c.out[i], c.out[j]
+		a, b := &c.out[i], &c.out[j]
 		if (a.recentRank >= 0) != (b.recentRank >= 0) {
 			return a.recentRank >= 0
 		}
@@ -330,7 +331,7 @@ func (c *collector) result(limit int) conv.FolderList {
 		if a.Git != b.Git {
 			return a.Git
 		}
-		return strings.ToLower(a.Path) < strings.ToLower(b.Path)
+		return a.key < b.key
 	})
 	out := conv.FolderList{Folders: []conv.Folder{}, Roots: c.l.Roots(), Home: c.l.home, Truncated: c.truncated}
 	for i, f := range c.out {
