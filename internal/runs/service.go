@@ -259,13 +259,13 @@ func (s *Service) side(rec store.RunRecord) (agent.Side, error) {
 		if err != nil {
 			return nil, conv.Wrap(conv.EUnavailable, err, "run "+rec.ID+" uses a provider this lab does not run")
 		}
-		sd = ag.Provider.OpenSide(rec.RunDir)
-		if rec.Attached() {
-			at, ok := ag.Provider.(agent.Attacher)
-			if !ok {
-				return nil, conv.Errorf(conv.EUnavailable, "run %s is attached to a %s session, which lab cannot follow", rec.ID, ag.Provider.Info().Label)
-			}
+		if !rec.Attached() {
+			sd = ag.Provider.OpenSide(rec.RunDir)
+		} else if at, ok := ag.Provider.(agent.Attacher); ok {
+			// No hook spool: the CLI's own registry is the side channel.
 			sd = at.OpenExternal(s.cfg.cliHome(), rec.Attach.PID)
+		} else {
+			return nil, conv.Errorf(conv.EUnavailable, "run %s is attached to a %s session, which lab cannot follow", rec.ID, ag.Provider.Info().Label)
 		}
 		s.sides[rec.ID] = sd
 	}
