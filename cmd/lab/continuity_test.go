@@ -279,7 +279,9 @@ func TestAttachToSessionsStartedOutsideLab(t *testing.T) {
 				outside = e
 			}
 		}
-		return inTmux.PID != 0 && outside.PID != 0
+		// The title comes from the transcript, which the CLI writes a
+		// moment after it sent the prompt.
+		return inTmux.PID != 0 && outside.PID != 0 && inTmux.Title != ""
 	})
 	if inTmux.ReadOnly != "" || inTmux.Tmux.Socket != r.ops.Socket() || inTmux.Cwd != r.work || inTmux.Title != "lab:single pick for me" {
 		t.Fatalf("tmux session listed as %+v; want it reachable on the test's socket %s", inTmux, r.ops.Socket())
