@@ -25,6 +25,13 @@ type Config struct {
 	Store    *store.DB // the operator account, login sessions, API tokens
 	Runs     Runs
 	Sessions Sessions
+	// Folders answers the folder picker; nil answers it with 503.
+	Folders Folders
+	// Housekeeping archives and bulk-stops runs; nil answers with 503.
+	Housekeeping Housekeeping
+	// Continuity resumes sessions and attaches to CLI processes lab did
+	// not start; nil answers with 503.
+	Continuity Continuity
 
 	// Broker fans events out to SSE clients; nil makes one. Pass your own
 	// to publish before the server exists.

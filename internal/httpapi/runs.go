@@ -36,7 +36,20 @@ type RunList struct {
 }
 
 func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
-	runs, err := s.cfg.Runs.List(r.Context())
+	var runs []conv.Run
+	var err error
+	switch v := r.URL.Query().Get("archived"); v {
+	case "", "false":
+		runs, err = s.cfg.Runs.List(r.Context())
+	case "true":
+		hk, herr := s.housekeeping()
+		if herr != nil {
+			return herr
+		}
+		runs, err = hk.Archived(r.Context())
+	default:
+		return conv.Errorf(conv.EInvalid, "archived=%q: want true or false", v)
+	}
 	if err != nil {
 		return err
 	}

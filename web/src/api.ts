@@ -102,6 +102,45 @@ export interface Run {
   cli_version?: string;
   started_at: string;
   ended_at?: string;
+  archived_at?: string;
+  /** How an ended run ended: "stopped", "exited", "detached", … */
+  end_reason?: string;
+  /** Set when the run follows a CLI process lab did not start. */
+  attached?: Attachment;
+}
+
+/** Attachment (conv.Attachment): how lab reaches a process it did not start. */
+export interface Attachment {
+  pid: number;
+  /** "session:%3" on the operator's tmux server. */
+  pane?: string;
+  /** Why lab can only follow it; absent when it can answer and reply. */
+  read_only?: string;
+}
+
+/** ExternalSession (conv.ExternalSession): a CLI process lab did not start. */
+export interface ExternalSession {
+  provider: string;
+  pid: number;
+  session_id: string;
+  cwd: string;
+  name?: string;
+  title?: string;
+  cli_version?: string;
+  started_at?: string;
+  status?: string;
+  waiting_for?: string;
+  tmux?: { socket: string; pane: string; session?: string };
+  read_only?: string;
+  transcript_path?: string;
+  /** The live run already following it. */
+  run_id?: string;
+}
+
+/** BulkResult (conv.BulkResult): what a bulk action did and left alone. */
+export interface BulkResult {
+  done: string[] | null;
+  skipped: { id: string; reason: string }[] | null;
 }
 
 export interface StartRequest {
@@ -119,6 +158,8 @@ export interface Session {
   size: number;
   mtime: string;
   run_id?: string;
+  /** The run is live: open it rather than resume the session. */
+  run_live?: boolean;
   /** The chat's message count (0 until the server indexed it). */
   messages?: number;
   /** The newest message's time. */
@@ -137,6 +178,22 @@ export interface SessionList {
   sessions: Session[] | null;
   total?: number;
   has_more?: boolean;
+}
+
+/** Folder is conv.Folder: one directory the folder picker offers. */
+export interface Folder {
+  path: string;
+  git?: boolean;
+  recent?: boolean;
+  root?: boolean;
+}
+
+/** GET /folders (conv.FolderList). */
+export interface FolderList {
+  folders: Folder[] | null;
+  roots: string[] | null;
+  home: string;
+  truncated: boolean;
 }
 
 export interface QuestionAnswer {
@@ -286,7 +343,15 @@ export const api = {
   },
 
   runs: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs")).runs ?? [],
+  archivedRuns: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs?archived=true")).runs ?? [],
+  archiveRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/archive", { ids }),
+  unarchiveRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/unarchive", { ids }),
+  stopIdleRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/stop-idle", { ids }),
   startRun: (req: StartRequest) => call<Run>("POST", "/runs", req),
+  resumeRun: (id: string) => call<Run>("POST", `/runs/${enc(id)}/resume`),
+  externalSessions: async (): Promise<ExternalSession[]> =>
+    (await call<{ sessions: ExternalSession[] | null }>("GET", "/external-sessions")).sessions ?? [],
+  attach: (pid: number, provider?: string) => call<Run>("POST", "/runs/attach", { pid, provider }),
   stopRun: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/stop`),
   runMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/runs/${enc(id)}/messages${qs({ ...q })}`),
@@ -294,9 +359,12 @@ export const api = {
   interrupt: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/interrupt`),
   answer: (id: string, a: Answer) => call<unknown>("POST", `/runs/${enc(id)}/answer`, a),
 
+  folders: (q: string, limit: number) => call<FolderList>("GET", `/folders${qs({ q, limit })}`),
+
   sessions: (q: string, limit: number, offset: number) =>
     call<SessionList>("GET", `/sessions${qs({ q, limit, offset })}`),
   session: (id: string) => call<Session>("GET", `/sessions/${enc(id)}`),
+  resumeSession: (id: string) => call<Run>("POST", `/sessions/${enc(id)}/resume`),
   sessionMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/sessions/${enc(id)}/messages${qs({ ...q })}`),
   /** The demo's scenarios; rejects with 404 on a server with a real model. */

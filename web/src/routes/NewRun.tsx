@@ -1,9 +1,10 @@
-// Starting a run: a directory (recent ones offered), the first prompt, the
+// Starting a run: a folder (picked with suggestions, recent ones first), the first prompt, the
 // model and the permission mode.
 
 import { createSignal, For, onMount, Show } from "solid-js";
 import { api, type Scenario } from "../api";
 import { DemoScenarios } from "../components/DemoScenarios";
+import { FolderPicker } from "../components/FolderPicker";
 import { Header } from "../components/Header";
 import { recentDirs } from "../lib/format";
 import { navigate } from "../router";
@@ -21,7 +22,6 @@ export function NewRun() {
   const [prompt, setPrompt] = createSignal("");
   const [model, setModel] = createSignal("");
   const [mode, setMode] = createSignal("");
-  const [recent, setRecent] = createSignal<string[]>([]);
   const [error, setError] = createSignal("");
   const [busy, setBusy] = createSignal(false);
 
@@ -29,7 +29,6 @@ export function NewRun() {
     try {
       const [runs, sessions] = await Promise.all([api.runs(), api.sessions("", 50, 0).then((s) => s.sessions ?? []).catch(() => [])]);
       const dirs = recentDirs(runs, sessions);
-      setRecent(dirs);
       if (!cwd() && dirs[0]) setCwd(dirs[0]);
     } catch {
       /* the form works without suggestions */
@@ -77,21 +76,7 @@ export function NewRun() {
             if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.isComposing) void submit(e);
           }}
         >
-          <label>
-            Directory
-            <input name="cwd" value={cwd()} onInput={(e) => setCwd(e.currentTarget.value)} placeholder="/home/me/project" required autocapitalize="off" spellcheck={false} />
-          </label>
-          <Show when={recent().length > 0}>
-            <div class="chips" role="list" aria-label="Recent directories">
-              <For each={recent()}>
-                {(d) => (
-                  <button type="button" class={`chip${d === cwd() ? " on" : ""}`} onClick={() => setCwd(d)} role="listitem">
-                    {d}
-                  </button>
-                )}
-              </For>
-            </div>
-          </Show>
+          <FolderPicker value={cwd()} onChange={setCwd} />
           <label>
             First prompt
             <textarea name="prompt" rows={5} value={prompt()} onInput={(e) => setPrompt(e.currentTarget.value)} placeholder="What should Claude do?" />
