@@ -239,8 +239,13 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		log.Warn("listening beyond loopback: lab is reachable from the network", "addr", addr)
 		hosts = c.AllowedHosts
 	}
+	var infos []conv.ProviderInfo
+	for _, p := range providers {
+		infos = append(infos, p.Info())
+	}
 	api, err := httpapi.New(httpapi.Config{
-		Store: db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
+		Providers: infos,
+		Store:     db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
 		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker}, Continuity: svc,
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
 		Scenarios: demoScenarios(c.Demo),

@@ -17,6 +17,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"lab/internal/conv"
 	"lab/internal/store"
 )
 
@@ -45,6 +46,9 @@ type Config struct {
 	// behind a TLS proxy). An https BaseURL makes cookies Secure; its
 	// origin is trusted for state-changing browser requests.
 	BaseURL string
+	// Providers are the agent CLIs this lab runs, served to the new-run
+	// form (names, permission modes); the first is the default.
+	Providers []conv.ProviderInfo
 	// UI serves the web app for GET and HEAD requests outside /api; nil
 	// answers those with 404.
 	UI http.Handler

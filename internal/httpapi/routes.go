@@ -20,6 +20,7 @@ type route struct {
 // token. The tests walk this list, so a route added here is checked.
 func (s *Server) authedRoutes() []route {
 	return []route{
+		{"GET /api/v1/providers", s.listProviders},
 		{"GET /api/v1/runs", s.listRuns},
 		{"POST /api/v1/runs", s.startRun},
 		{"POST /api/v1/runs/{id}/stop", s.stopRun},

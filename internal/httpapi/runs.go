@@ -175,3 +175,17 @@ func checkAnswerShape(a conv.Answer) error {
 	}
 	return nil
 }
+
+// ProviderList is the body of GET /api/v1/providers.
+type ProviderList struct {
+	Providers []conv.ProviderInfo `json:"providers"`
+}
+
+func (s *Server) listProviders(w http.ResponseWriter, r *http.Request) error {
+	list := s.cfg.Providers
+	if list == nil {
+		list = []conv.ProviderInfo{}
+	}
+	writeJSON(w, http.StatusOK, ProviderList{list})
+	return nil
+}

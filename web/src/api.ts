@@ -8,7 +8,15 @@ export type Role = "user" | "assistant";
 export type State = "working" | "question" | "needs_input" | "idle" | "ended";
 export type ToolStatus = "running" | "ok" | "error";
 export type Level = "info" | "warning" | "error";
-export type DialogKind = "question" | "plan";
+export type DialogKind = "question" | "plan" | "permission";
+
+/** How the operator answered a tool's permission prompt (conv.Decision). */
+export interface Decision {
+  allowed: boolean;
+  /** "once", or "always" (a rule was saved). */
+  scope?: string;
+  feedback?: string;
+}
 
 export interface ToolCall {
   id: string;
@@ -18,6 +26,7 @@ export interface ToolCall {
   output?: string;
   output_bytes?: number;
   output_truncated?: boolean;
+  decision?: Decision;
   /** The input's main text where `input` (one line) cuts it: a long command, a written file's content. */
   detail?: string;
   detail_truncated?: boolean;
@@ -57,12 +66,36 @@ export interface Outcome {
   approval_mode?: ApprovalMode;
 }
 
+export type OptionRole = "allow_once" | "allow_always" | "switch_mode" | "deny" | "unknown";
+
+/** One answer a permission prompt offers, as the CLI labels it. */
+export interface PermissionOption {
+  label: string;
+  role: OptionRole;
+  /** The option takes text for the agent (a denial saying what to do instead). */
+  feedback?: boolean;
+}
+
+/** What a permission prompt asks: may the agent make this tool call? */
+export interface Permission {
+  tool: string;
+  title?: string;
+  question?: string;
+  command?: string;
+  description?: string;
+  path?: string;
+  diff?: string;
+  summary?: string;
+  options: PermissionOption[];
+}
+
 export interface Dialog {
   tool_id: string;
   kind: DialogKind;
   questions?: Question[];
   plan?: string;
   plan_rows?: string[];
+  permission?: Permission;
   answerable: boolean;
   outcome: Outcome | null;
 }
@@ -83,6 +116,8 @@ export interface Page {
   transcript_id: string;
   state: State;
   pending_dialog: Dialog | null;
+  /** A problem the CLI's screen shows that the stream cannot (a screen lab does not understand). */
+  alert?: Lifecycle;
   messages: Message[] | null;
   first_seq: number;
   last_seq: number;
@@ -91,12 +126,14 @@ export interface Page {
 
 export interface Run {
   id: string;
+  provider?: string;
   cwd: string;
   title: string;
   model?: string;
   permission_mode?: string;
   state: State;
   pending: boolean;
+  alert?: Lifecycle;
   session_id?: string;
   transcript_path?: string;
   cli_version?: string;
@@ -144,6 +181,8 @@ export interface BulkResult {
 }
 
 export interface StartRequest {
+  /** The agent CLI; default: the server's first provider. */
+  provider?: string;
   cwd: string;
   prompt?: string;
   model?: string;
@@ -171,6 +210,22 @@ export interface Scenario {
   keyword: string;
   summary: string;
   permission_mode?: string;
+}
+
+export interface PermissionMode {
+  value: string;
+  label: string;
+  help: string;
+}
+
+/** An agent CLI this lab runs (GET /providers). */
+export interface ProviderInfo {
+  name: string;
+  label: string;
+  modes: PermissionMode[];
+  default_mode?: string;
+  resume?: boolean;
+  attach?: boolean;
 }
 
 /** GET /sessions (httpapi.SessionList): one page, newest first. */
@@ -342,6 +397,7 @@ export const api = {
     setCSRF("");
   },
 
+  providers: async (): Promise<ProviderInfo[]> => (await call<{ providers: ProviderInfo[] | null }>("GET", "/providers")).providers ?? [],
   runs: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs")).runs ?? [],
   archivedRuns: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs?archived=true")).runs ?? [],
   archiveRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/archive", { ids }),

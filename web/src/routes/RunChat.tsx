@@ -86,6 +86,13 @@ export function RunChat(props: { id: string }) {
           </button>
         </div>
       </Show>
+      <Show when={conv.alert()}>
+        {(a) => (
+          <p class={`alert banner lv-${a().level}`} role="alert" data-alert>
+            {a().text}
+          </p>
+        )}
+      </Show>
       <Show when={stopError() || conv.error()}>
         <p class="error banner" role="alert" data-banner>
           {stopError() || (conv.offline() ? "Offline: cannot reach the lab server. Retrying…" : conv.error())}
