@@ -1,0 +1,322 @@
+package codex
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"lab/internal/conv"
+	"lab/internal/jsonscan"
+)
+
+// foldOutputMax bounds a tool chip's output: the chat shows the head of it
+// and the full size, never megabytes.
+const foldOutputMax = 4096
+
+// foldSummaryMax bounds a tool chip's one-line input summary.
+const foldSummaryMax = 200
+
+// toolCall records a call: a dialog for request_user_input, else a chip
+// that runs until its output arrives. freeform says raw is a custom tool's
+// input string rather than JSON arguments in a string.
+func (f *Fold) toolCall(id, name string, raw []byte, freeform bool, t time.Time) {
+	if _, dup := f.tools[id]; dup && id != "" {
+		return // a re-written line; the first one holds the seq
+	}
+	f.tail = conv.StateWorking
+	if name == ToolRequestUserInput && !freeform {
+		args, _ := jsonscan.String(raw)
+		d, ids := questionDialog(id, []byte(args))
+		i := f.push(conv.Message{Kind: conv.KindDialog, Time: t, Dialog: d})
+		if id != "" {
+			f.tools[id] = i
+		}
+		f.qids[i] = ids
+		f.pending = append(f.pending, i)
+		return
+	}
+	i := f.push(conv.Message{Kind: conv.KindTool, Time: t, Tool: &conv.ToolCall{
+		ID:     id,
+		Name:   name,
+		Input:  toolSummary(name, raw, freeform),
+		Status: conv.ToolRunning,
+	}})
+	if id != "" {
+		f.tools[id] = i
+	}
+	f.running = append(f.running, i)
+}
+
+// localShell records a local_shell_call item (an older shell tool whose
+// call carries its own status).
+func (f *Fold) localShell(it *payloadItem, t time.Time) {
+	var argv []string
+	arr := jsonscan.ArrayAt(jsonscan.Member(it.action, "command"))
+	for el, ok := arr.Next(); ok; el, ok = arr.Next() {
+		argv = append(argv, jsonscan.Str(el))
+	}
+	id := jsonscan.Str(it.callID)
+	if id == "" {
+		id = jsonscan.Str(it.id)
+	}
+	f.toolCall(id, "local_shell", nil, true, t)
+	if i, ok := f.tools[id]; ok && f.at(i).Tool != nil {
+		f.at(i).Tool.Input = foldOneLine(strings.Join(argv, " "), foldSummaryMax)
+		f.at(i).SetHash()
+	}
+}
+
+// webSearch records a web search the model ran itself: it is complete
+// when written.
+func (f *Fold) webSearch(it *payloadItem, t time.Time) {
+	id := jsonscan.Str(it.id)
+	if _, dup := f.tools[id]; dup && id != "" {
+		return
+	}
+	status := conv.ToolOK
+	if s := jsonscan.Str(it.status); s == "failed" || s == "incomplete" {
+		status = conv.ToolError
+	}
+	i := f.push(conv.Message{Kind: conv.KindTool, Time: t, Tool: &conv.ToolCall{
+		ID: id, Name: "web_search", Status: status,
+		Input: foldOneLine(jsonscan.Str(jsonscan.Member(it.action, "query")), foldSummaryMax),
+	}})
+	if id != "" {
+		f.tools[id] = i
+	}
+}
+
+// applyOutput back-patches the tool or dialog an output belongs to.
+func (f *Fold) applyOutput(id string, raw []byte, t time.Time) {
+	i, ok := f.tools[id]
+	if !ok {
+		if id != "" {
+			f.orphans[id] = true
+		}
+		return
+	}
+	f.tail = conv.StateWorking // the agent resumes with the output
+	m := f.at(i)
+	if d := m.Dialog; d != nil {
+		if d.Outcome != nil {
+			return // already resolved; the first resolution stands
+		}
+		text, _ := outputText(raw, 1<<20)
+		f.resolveDialog(i, questionOutcome(d.Questions, f.qids[i], text), t)
+		return
+	}
+	tc := m.Tool
+	if tc.Status != conv.ToolRunning {
+		return
+	}
+	f.settled(i)
+	text, full := outputText(raw, foldOutputMax+execHeaderMax)
+	out, failed, cut := toolResult(tc.Name, text)
+	tc.Status = conv.ToolOK
+	if failed {
+		tc.Status = conv.ToolError
+	}
+	full -= cut
+	if len(out) > foldOutputMax {
+		out = out[:jsonscan.RuneCut([]byte(out), foldOutputMax)]
+	}
+	tc.Output, tc.OutputBytes, tc.OutputTruncated = out, full, full > len(out)
+	f.changed(i)
+}
+
+// outputText renders an output value (a string, or content parts with
+// text) as text of at most max bytes, and returns the length the full
+// text would have.
+func outputText(raw []byte, max int) (text string, full int) {
+	if s, n, ok := jsonscan.StringPrefix(raw, max); ok {
+		return s, n
+	}
+	arr := jsonscan.ArrayAt(raw)
+	if arr.Bad() {
+		if len(raw) == 0 || string(raw) == "null" {
+			return "", 0
+		}
+		// An object ({"content": …, "success": …} on some versions): its
+		// content when it has one, else the raw JSON, cut.
+		if c := jsonscan.Member(raw, "content"); c != nil {
+			return outputText(c, max)
+		}
+		return string(raw[:jsonscan.RuneCut(raw, max)]), len(raw)
+	}
+	var b strings.Builder
+	parts := 0
+	for el, ok := arr.Next(); ok; el, ok = arr.Next() {
+		var part string
+		var n int
+		switch jsonscan.Str(jsonscan.Member(el, "type")) {
+		case "input_text", "output_text", "text":
+			part, n, _ = jsonscan.StringPrefix(jsonscan.Member(el, "text"), max-min(b.Len(), max))
+		case "input_image", "image":
+			part, n = "[image]", len("[image]")
+		default:
+			continue
+		}
+		if parts++; parts > 1 {
+			full++
+			if b.Len() < max {
+				b.WriteByte('\n')
+			}
+		}
+		full += n
+		if room := max - b.Len(); room > 0 {
+			b.WriteString(part[:jsonscan.RuneCut([]byte(part), room)])
+		}
+	}
+	return b.String(), full
+}
+
+// execHeaderMax bounds the header the CLI puts before a command's output
+// ("Chunk ID: …\nWall time: …\nProcess exited with code N\n…Output:\n"):
+// the fold reads that much more so the shown output keeps its full size.
+const execHeaderMax = 512
+
+// abortedPrefix starts the output the CLI records for a call the operator
+// stopped: a declined approval, an Escape, an interrupt.
+const abortedPrefix = "aborted by user"
+
+// toolResult turns a tool's output text into what the chip shows: for a
+// command, the output after the CLI's header, failed when the process
+// exited non-zero; for any tool, failed when the operator aborted it or
+// the CLI reported an error. cut is how many leading bytes were dropped.
+func toolResult(name, text string) (out string, failed bool, cut int) {
+	if strings.HasPrefix(text, abortedPrefix) {
+		return text, true, 0
+	}
+	switch name {
+	case ToolExecCommand, ToolWriteStdin, "shell", "shell_command", "local_shell":
+		if h := strings.Index(text, "\nOutput:\n"); h >= 0 && h < execHeaderMax {
+			header := text[:h]
+			cut = h + len("\nOutput:\n")
+			out = text[cut:]
+			if code, ok := exitCode(header); ok && code != 0 {
+				failed = true
+			}
+			return out, failed, cut
+		}
+	case ToolApplyPatch:
+		return text, !strings.HasPrefix(text, "Success"), 0
+	}
+	return text, false, 0
+}
+
+// exitCode finds "Process exited with code N" in a command output header.
+func exitCode(header string) (int, bool) {
+	const marker = "Process exited with code "
+	i := strings.Index(header, marker)
+	if i < 0 {
+		return 0, false
+	}
+	s := header[i+len(marker):]
+	if j := strings.IndexByte(s, '\n'); j >= 0 {
+		s = s[:j]
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	return n, err == nil
+}
+
+// toolSummary gives the one-line input summary of a tool chip: what the
+// operator needs to recognise the call (the command, the files a patch
+// touches, the plan's progress).
+func toolSummary(name string, raw []byte, freeform bool) string {
+	if freeform {
+		input := jsonscan.Str(raw)
+		if name == ToolApplyPatch {
+			return foldOneLine(patchSummary(input), foldSummaryMax)
+		}
+		return foldOneLine(input, foldSummaryMax)
+	}
+	// Arguments are JSON inside a JSON string; a prefix is plenty for one
+	// line and keeps a heredoc of megabytes from being decoded whole.
+	args, _, _ := jsonscan.StringPrefix(raw, 64<<10)
+	o := []byte(args)
+	pick := func(keys ...string) string {
+		for _, k := range keys {
+			if s := jsonscan.Str(jsonscan.Member(o, k)); strings.TrimSpace(s) != "" {
+				return s
+			}
+		}
+		return ""
+	}
+	var s string
+	switch name {
+	case ToolExecCommand:
+		s = pick("cmd", "command")
+	case ToolWriteStdin:
+		s = pick("chars")
+		if s == "" {
+			s = "(poll)"
+		}
+	case ToolUpdatePlan:
+		s = planSummary(o)
+	case "shell", "shell_command":
+		s = pick("command")
+		if s == "" {
+			var argv []string
+			arr := jsonscan.ArrayAt(jsonscan.Member(o, "command"))
+			for el, ok := arr.Next(); ok; el, ok = arr.Next() {
+				argv = append(argv, jsonscan.Str(el))
+			}
+			s = strings.Join(argv, " ")
+		}
+	case ToolApplyPatch: // as a JSON function on some models
+		s = patchSummary(pick("input", "patch"))
+	}
+	if s == "" {
+		s = pick("path", "file_path", "query", "url", "cmd", "command", "description", "prompt")
+	}
+	if s == "" && jsonscan.IsObject(o) && len(args) > 2 {
+		s = args[:jsonscan.RuneCut(o, 4*foldSummaryMax)] // an unknown tool: its raw arguments, cut
+	}
+	return foldOneLine(s, foldSummaryMax)
+}
+
+// planSummary reads update_plan's arguments: "2/3 done: <step in progress>".
+func planSummary(args []byte) string {
+	total, done := 0, 0
+	var current string
+	arr := jsonscan.ArrayAt(jsonscan.Member(args, "plan"))
+	for el, ok := arr.Next(); ok; el, ok = arr.Next() {
+		total++
+		switch jsonscan.Str(jsonscan.Member(el, "status")) {
+		case "completed":
+			done++
+		case "in_progress":
+			if current == "" {
+				current = jsonscan.Str(jsonscan.Member(el, "step"))
+			}
+		}
+	}
+	s := strconv.Itoa(done) + "/" + strconv.Itoa(total) + " done"
+	if current != "" {
+		s += ": " + current
+	}
+	return s
+}
+
+// foldOneLine keeps the first non-empty line of s, marks dropped lines with
+// an ellipsis, and cuts it to max bytes on a rune boundary.
+func foldOneLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	more := false
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s, more = strings.TrimSpace(s[:i]), true
+	}
+	s = strings.ReplaceAll(s, "\t", " ")
+	if len(s) > max {
+		n := max
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s, more = s[:n], true
+	}
+	if more {
+		s += " …"
+	}
+	return s
+}
