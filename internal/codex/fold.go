@@ -27,13 +27,13 @@ type Fold struct {
 	chunks [][]conv.Message
 	n      int
 
-	tools    map[string]int      // call_id -> index of its tool or dialog message
-	qids     map[int][]string    // question dialog index -> its questions' ids
-	orphans  map[string]bool     // outputs whose call was never seen
-	pending  []int               // indexes of pending dialogs, oldest first
-	running  []int               // indexes of tools without an output yet, oldest first
-	tail     conv.State          // what the last state-moving record implies
-	mode     string              // collaboration mode of the current turn ("default", "plan")
+	tools    map[string]int   // call_id -> index of its tool or dialog message
+	qids     map[int][]string // question dialog index -> its questions' ids
+	orphans  map[string]bool  // outputs whose call was never seen
+	pending  []int            // indexes of pending dialogs, oldest first
+	running  []int            // indexes of tools without an output yet, oldest first
+	tail     conv.State       // what the last state-moving record implies
+	mode     string           // collaboration mode of the current turn ("default", "plan")
 	intents  func(toolID string) (*conv.Outcome, bool)
 	sessStr  string
 	backMark int // Len at the previous TakeBackpatch
