@@ -26,7 +26,7 @@ func (f *Fold) apply(ln *rolloutLine) bool {
 	case `"event_msg"`:
 		f.applyEvent(it, t)
 	case `"compacted"`:
-		f.pushLifecycle(conv.LevelInfo, "Conversation compacted", t)
+		f.compacted(t)
 	}
 	return true // bookkeeping whose type the peek could not see
 }
@@ -202,14 +202,32 @@ func (f *Fold) applyEvent(it *payloadItem, t time.Time) {
 	case `"stream_error"`:
 		f.pushLifecycle(conv.LevelWarning, orDefault(jsonscan.Str(it.message), "Stream error, retrying"), t)
 	case `"context_compacted"`:
-		f.pushLifecycle(conv.LevelInfo, "Conversation compacted", t)
+		f.compacted(t)
 	case `"thread_rolled_back"`:
 		text := "Rolled back"
-		if n := string(it.numTurns); n != "" && n != "null" {
+		switch n := string(it.numTurns); n {
+		case "", "null":
+		case "1":
+			text += " 1 turn"
+		default:
 			text += " " + n + " turns"
 		}
 		f.pushLifecycle(conv.LevelInfo, text, t)
 	}
+}
+
+// compactedNote is the lifecycle text of a compaction.
+const compactedNote = "Conversation compacted"
+
+// compacted notes a compaction once: the CLI may record it both as a
+// compacted line and as an event.
+func (f *Fold) compacted(t time.Time) {
+	if f.n > 0 {
+		if l := f.at(f.n - 1).Lifecycle; l != nil && l.Text == compactedNote {
+			return
+		}
+	}
+	f.pushLifecycle(conv.LevelInfo, compactedNote, t)
 }
 
 func orDefault(s, def string) string {

@@ -180,44 +180,70 @@ const execHeaderMax = 512
 // stopped: a declined approval, an Escape, an interrupt.
 const abortedPrefix = "aborted by user"
 
-// toolResult turns a tool's output text into what the chip shows: for a
-// command, the output after the CLI's header, failed when the process
-// exited non-zero; for any tool, failed when the operator aborted it or
-// the CLI reported an error. cut is how many leading bytes were dropped.
+// aborted reports whether an output is the CLI's record of a call the
+// operator stopped: "aborted by user after 3.7s", or for a command
+// "Wall time: 1.3 seconds\naborted by user".
+func aborted(text string) bool {
+	for i, l := range strings.SplitN(text, "\n", 3) {
+		if strings.HasPrefix(l, abortedPrefix) {
+			return true
+		}
+		if i == 0 && !strings.HasPrefix(l, "Wall time:") {
+			return false
+		}
+	}
+	return false
+}
+
+// toolResult turns a tool's output text into what the chip shows: the
+// output after the header the CLI puts before a command's or a patch's
+// output ("Chunk ID…/Process exited with code N/…/Output:", or "Exit code:
+// N/Wall time…/Output:"), failed when the exit code is not 0, when the
+// operator aborted the call, or when a patch did not apply. cut is how
+// many leading bytes were dropped.
 func toolResult(name, text string) (out string, failed bool, cut int) {
-	if strings.HasPrefix(text, abortedPrefix) {
+	if aborted(text) {
 		return text, true, 0
 	}
-	switch name {
-	case ToolExecCommand, ToolWriteStdin, "shell", "shell_command", "local_shell":
-		if h := strings.Index(text, "\nOutput:\n"); h >= 0 && h < execHeaderMax {
-			header := text[:h]
-			cut = h + len("\nOutput:\n")
-			out = text[cut:]
-			if code, ok := exitCode(header); ok && code != 0 {
-				failed = true
-			}
-			return out, failed, cut
-		}
-	case ToolApplyPatch:
+	if h := strings.Index(text, "\nOutput:\n"); h >= 0 && h < execHeaderMax && outputHeader(text[:h]) {
+		code, ok := exitCode(text[:h])
+		cut = h + len("\nOutput:\n")
+		return text[cut:], ok && code != 0, cut
+	}
+	if name == ToolApplyPatch {
 		return text, !strings.HasPrefix(text, "Success"), 0
 	}
 	return text, false, 0
 }
 
-// exitCode finds "Process exited with code N" in a command output header.
+// outputHeader reports whether text is the header the CLI writes before a
+// tool's output: it starts with one of its fields.
+func outputHeader(text string) bool {
+	for _, f := range []string{"Chunk ID: ", "Exit code: ", "Wall time: ", "Process "} {
+		if strings.HasPrefix(text, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// exitCode finds "Process exited with code N" or "Exit code: N" in an
+// output header.
 func exitCode(header string) (int, bool) {
-	const marker = "Process exited with code "
-	i := strings.Index(header, marker)
-	if i < 0 {
-		return 0, false
+	for _, marker := range []string{"Process exited with code ", "Exit code: "} {
+		i := strings.Index(header, marker)
+		if i < 0 || (i > 0 && header[i-1] != '\n') {
+			continue
+		}
+		s := header[i+len(marker):]
+		if j := strings.IndexByte(s, '\n'); j >= 0 {
+			s = s[:j]
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
+			return n, true
+		}
 	}
-	s := header[i+len(marker):]
-	if j := strings.IndexByte(s, '\n'); j >= 0 {
-		s = s[:j]
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	return n, err == nil
+	return 0, false
 }
 
 // toolSummary gives the one-line input summary of a tool chip: what the

@@ -372,41 +372,32 @@ var pastedRE = regexp.MustCompile(`^\[Pasted Content (\d+) chars\]$`)
 
 // ParsePrompt finds the input box on a captured pane. It returns false
 // when the pane shows a picker instead (a question, plan or approval has
-// the focus) or no box at all.
+// the focus) or no box at all. The box is the last line that starts with
+// the › prompt at the left edge (the chat above echoes prompts indented or
+// as history, pickers number their rows), with the lines that continue it
+// up to the blank line above the status line.
 func ParsePrompt(capture string) (PromptBox, bool) {
 	if ParseScreen(capture).Kind != ScreenNone {
 		return PromptBox{}, false
 	}
 	lines := paneLines(capture)
-	// The status line under the box names the model and the folder
-	// ("  gpt-5.5 default · /work · title"); the box ends at the blank
-	// line above it.
-	status := -1
-	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.HasPrefix(lines[i], "  ") && strings.Contains(lines[i], " · ") && i > 0 {
-			status = i
-			break
-		}
-	}
-	if status < 0 {
-		return PromptBox{}, false
-	}
 	start := -1
-	for i := status - 1; i >= 0; i-- {
+	for i := len(lines) - 1; i >= 0; i-- {
 		if strings.HasPrefix(lines[i], cursorGlyph+" ") || lines[i] == cursorGlyph {
 			start = i
 			break
-		}
-		if strings.TrimSpace(lines[i]) != "" && !strings.HasPrefix(lines[i], "  ") {
-			return PromptBox{}, false
 		}
 	}
 	if start < 0 {
 		return PromptBox{}, false
 	}
-	end := status
-	for end > start+1 && strings.TrimSpace(lines[end-1]) == "" {
-		end--
+	end := start + 1
+	for end < len(lines) && strings.TrimSpace(lines[end]) != "" {
+		end++
+	}
+	// Below the box: a blank line, then the status line (model, folder).
+	if end+1 >= len(lines) || !strings.Contains(lines[end+1], " · ") {
+		return PromptBox{}, false
 	}
 	text := []string{strings.TrimPrefix(strings.TrimPrefix(lines[start], cursorGlyph), " ")}
 	for k := start + 1; k < end; k++ {
