@@ -72,7 +72,7 @@ func messages(f *Fold) []conv.Message {
 func TestFoldPromptsAreToldFromInjectedContext(t *testing.T) {
 	f := foldOf(t,
 		fxLine(t, "response_item", fxObj{"type": "message", "role": "user",
-			"content":  []any{fxObj{"type": "input_text", "text": "<environment_context>x</environment_context>"}},
+			"content": []any{fxObj{"type": "input_text", "text": "<environment_context>x</environment_context>"}},
 			"internal_chat_message_metadata_passthrough": fxMeta(t, "harness")}),
 		fxLine(t, "response_item", fxObj{"type": "message", "role": "developer", "content": []any{fxObj{"type": "input_text", "text": "be careful"}}}),
 		// A prompt that happens to look like a tag block is still a prompt
