@@ -151,11 +151,11 @@ func (s *Spool) Retire(toolUseID string) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.retired[toolUseID] = true
 	if err := s.load(); err != nil {
 		return err
 	}
-	st, _ := s.fold()
+	st, _ := s.fold() // before retiring: the approval to drop is still in it
+	s.retired[toolUseID] = true
 	var drop []*HookEvent
 	for _, e := range s.cache {
 		if e.Name == HookPreToolUse && e.ToolUseID == toolUseID {
