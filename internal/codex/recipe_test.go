@@ -78,16 +78,16 @@ func TestRecipesAgainstCapturedPanes(t *testing.T) {
 		},
 		{
 			name: "single with notes", d: dialogOf(t, "single_pending"), fresh: "single_pending",
-			a:     conv.Answer{Answers: []conv.QuestionAnswer{{Chosen: []int{0}, OtherText: "embedded is fine"}}},
-			keys:  "Tab paste:embedded is fine Enter!",
-			panes: map[int]string{1: "single_notes", 2: "single_notes.notes-open", 3: "single_notes.notes-typed"},
+			a:      conv.Answer{Answers: []conv.QuestionAnswer{{Chosen: []int{0}, OtherText: "embedded is fine"}}},
+			keys:   "Tab paste:embedded is fine Enter!",
+			panes:  map[int]string{1: "single_notes", 2: "single_notes.notes-open", 3: "single_notes.notes-typed"},
 			denied: map[int]string{2: "single_notes", 3: "single_notes.notes-open"},
 		},
 		{
 			name: "form", d: form, fresh: "form_answered",
-			a:     conv.Answer{Answers: []conv.QuestionAnswer{{Chosen: []int{1}}, {OtherText: "medium would be best"}}},
-			keys:  "Down Enter Down Down Tab paste:medium would be best Enter!",
-			panes: map[int]string{0: "form_answered", 1: "form_answered.q1-row2", 2: "form_answered.q2", 5: "form_answered.q2-none-notes"},
+			a:      conv.Answer{Answers: []conv.QuestionAnswer{{Chosen: []int{1}}, {OtherText: "medium would be best"}}},
+			keys:   "Down Enter Down Down Tab paste:medium would be best Enter!",
+			panes:  map[int]string{0: "form_answered", 1: "form_answered.q1-row2", 2: "form_answered.q2", 5: "form_answered.q2-none-notes"},
 			denied: map[int]string{1: "form_answered", 2: "form_answered.q1-row2", 3: "form_answered.q2"},
 		},
 		{
