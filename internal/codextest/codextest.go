@@ -200,10 +200,20 @@ func NewRig(t testing.TB, opts fakecodexapi.Options) *Rig {
 func (r *Rig) Spawn(name string, o codex.SpawnOptions) {
 	r.t.Helper()
 	o.Bin = r.Bin
-	err := r.Tmux.NewSession(context.Background(), tmux.SessionOptions{
-		Name: name, Dir: r.Work, Width: 120, Height: 45, Env: r.Env,
-		Argv: r.NS.Wrap(codex.SpawnArgv(o)),
-	})
+	var err error
+	// A server whose last session just ended exits on its own; a command
+	// that reaches it in that instant fails with ErrNoServer, and the next
+	// one starts a fresh server.
+	for attempt := 0; attempt < 20; attempt++ {
+		err = r.Tmux.NewSession(context.Background(), tmux.SessionOptions{
+			Name: name, Dir: r.Work, Width: 120, Height: 45, Env: r.Env,
+			Argv: r.NS.Wrap(codex.SpawnArgv(o)),
+		})
+		if !errors.Is(err, tmux.ErrNoServer) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	if err != nil {
 		r.t.Fatalf("codextest: spawn: %v", err)
 	}

@@ -1,6 +1,7 @@
 package codextest
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,3 +68,5 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

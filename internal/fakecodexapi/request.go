@@ -174,8 +174,12 @@ func parseResponses(r *Request, body []byte) error {
 			if it.Role == "assistant" {
 				lastModel = i
 			}
-			if it.Role == "developer" && planModeRE.MatchString(it.Text) {
-				r.PlanMode = true
+			if it.Role == "developer" {
+				// The newest collaboration-mode block says the mode: Plan
+				// mode, or another that ends it.
+				if k := strings.LastIndex(it.Text, collaborationTag); k >= 0 {
+					r.PlanMode = strings.HasPrefix(strings.TrimSpace(it.Text[k+len(collaborationTag):]), "# Plan Mode")
+				}
 			}
 		case "function_call_output", "custom_tool_call_output":
 			if i > prompt {
@@ -191,8 +195,9 @@ func parseResponses(r *Request, body []byte) error {
 	return nil
 }
 
-// planModeRE finds the collaboration-mode instructions of Plan mode.
-var planModeRE = regexp.MustCompile(`You are in \**Plan Mode\**`)
+// collaborationTag opens the CLI's collaboration-mode instructions,
+// "<collaboration_mode># Plan Mode …" in Plan mode.
+const collaborationTag = "<collaboration_mode>"
 
 // injectedRE matches a user message that is one tagged block of context
 // the CLI wrote (<environment_context>, <turn_aborted>, …), not a prompt.

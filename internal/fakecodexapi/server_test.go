@@ -243,11 +243,15 @@ func TestPlanModeIsRecorded(t *testing.T) {
 	s := New(Options{})
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	readStream(t, post(t, srv.URL, body(msg("developer", "<collaboration_mode># Plan Mode\n\n## Mode rules (strict)\nYou are in **Plan Mode** until a developer message explicitly ends it.</collaboration_mode>"), msg("user", "lab:plan"))))
+	plan := msg("developer", "<collaboration_mode># Plan Mode (Conversational)\n\nYou are in **Plan Mode**.</collaboration_mode>")
+	readStream(t, post(t, srv.URL, body(plan, msg("user", "lab:plan"))))
 	readStream(t, post(t, srv.URL, body(msg("user", "lab:plan"))))
+	// History keeps the Plan mode block; a newer Default block ends it.
+	readStream(t, post(t, srv.URL, body(plan, msg("user", "lab:plan"), msg("assistant", "a plan"),
+		msg("developer", "<collaboration_mode># Collaboration Mode: Default\n\nYou are now in Default mode.</collaboration_mode>"), msg("user", "Implement the plan."))))
 	reqs := s.Requests()
-	if !reqs[0].PlanMode || reqs[1].PlanMode {
-		t.Fatalf("got PlanMode %v, %v; want true only with the Plan mode instructions", reqs[0].PlanMode, reqs[1].PlanMode)
+	if !reqs[0].PlanMode || reqs[1].PlanMode || reqs[2].PlanMode {
+		t.Fatalf("got PlanMode %v, %v, %v; want true only under the newest Plan mode instructions", reqs[0].PlanMode, reqs[1].PlanMode, reqs[2].PlanMode)
 	}
 }
 
