@@ -75,15 +75,15 @@ func (f *Fold) applyMessage(it *payloadItem, t time.Time) bool {
 	if arr.Bad() && !jsonscan.IsString(it.content) {
 		return string(it.content) == "null" || it.content == nil
 	}
-	text := messageText(it.content)
-	switch jsonscan.Str(it.role) {
-	case "user":
-		if !isPrompt(it.metadata, text) {
-			return true
+	// Only prompts and the agent's prose are decoded: developer
+	// instructions run to tens of kilobytes a turn.
+	switch string(it.role) {
+	case `"user"`:
+		if text := messageText(it.content); isPrompt(it.metadata, text) {
+			f.userPrompt(text, t)
 		}
-		f.userPrompt(text, t)
-	case "assistant":
-		f.assistantText(jsonscan.Str(it.id), text, t)
+	case `"assistant"`:
+		f.assistantText(jsonscan.Str(it.id), messageText(it.content), t)
 	}
 	return true
 }
