@@ -164,6 +164,9 @@ type nopSessions struct{}
 func (nopSessions) List(ctx context.Context, q httpapi.SessionQuery) (httpapi.SessionList, error) {
 	return httpapi.SessionList{}, nil
 }
+func (nopSessions) Get(ctx context.Context, id string) (conv.Session, error) {
+	return conv.Session{}, conv.Errorf(conv.ENotFound, "none")
+}
 func (nopSessions) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
 	return conv.Page{}, conv.Errorf(conv.ENotFound, "none")
 }

@@ -28,7 +28,9 @@ func (s *Server) authedRoutes() []route {
 		{"POST /api/v1/runs/{id}/interrupt", s.interrupt},
 		{"POST /api/v1/runs/{id}/answer", s.answer},
 		{"GET /api/v1/sessions", s.listSessions},
+		{"GET /api/v1/sessions/{id}", s.getSession},
 		{"GET /api/v1/sessions/{id}/messages", s.sessionMessages},
+		{"GET /api/v1/demo/scenarios", s.demoScenarios},
 		{"GET /api/v1/events", s.events},
 		{"POST /api/v1/auth/logout", s.logout},
 	}

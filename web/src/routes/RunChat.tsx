@@ -1,5 +1,6 @@
 // The chat of a live run: header with state and Stop (confirmed), the chat
-// pane, and the composer whose shape follows the conversation's state.
+// pane, and the composer whose shape follows the conversation's state. A
+// run id that does not exist shows not found instead.
 
 import { createSignal, onCleanup, onMount, Show } from "solid-js";
 import { api, type Run } from "../api";
@@ -7,9 +8,10 @@ import { ChatPane } from "../components/ChatPane";
 import { Composer } from "../components/Composer";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
+import { NotFound } from "../components/NotFound";
 import { StateBadge } from "../components/StateBadge";
 import { subscribe } from "../events";
-import { baseName } from "../lib/format";
+import { runHeading } from "../lib/heading";
 
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
@@ -31,6 +33,7 @@ export function RunChat(props: { id: string }) {
   });
 
   const state = () => conv.state() ?? run()?.state ?? null;
+  const heading = () => runHeading(run());
 
   async function stop() {
     setStopError("");
@@ -44,12 +47,20 @@ export function RunChat(props: { id: string }) {
     }
   }
 
-  return (
+  const screen = () => (
     <div class="screen chat-screen">
-      <Header title={run()?.title || "Run"} back="/" sub={run() ? baseName(run()!.cwd) : undefined}>
-        <Show when={state()}>
-          <StateBadge state={state()!} />
-        </Show>
+      <Header
+        title={heading().title}
+        back="/"
+        sub={
+          <>
+            <Show when={state()}>
+              <StateBadge state={state()!} />{" "}
+            </Show>
+            {heading().sub}
+          </>
+        }
+      >
         <Show when={state() !== "ended"}>
           <button class="btn danger" onClick={() => setConfirming(!confirming())} aria-expanded={confirming()} data-action="stop">
             Stop
@@ -68,8 +79,8 @@ export function RunChat(props: { id: string }) {
         </div>
       </Show>
       <Show when={stopError() || conv.error()}>
-        <p class="error banner" role="alert">
-          {stopError() || conv.error()}
+        <p class="error banner" role="alert" data-banner>
+          {stopError() || (conv.offline() ? "Offline: cannot reach the lab server. Retrying…" : conv.error())}
         </p>
       </Show>
       <ChatPane conv={conv} readOnly={false} onAnswer={(a) => api.answer(props.id, a).then(() => undefined)} bindShowCard={(fn) => (showCard = fn)} />
@@ -77,8 +88,11 @@ export function RunChat(props: { id: string }) {
         state={state()}
         pending={!!conv.pending()}
         onReply={async (t) => {
-          await api.reply(props.id, t);
-          conv.refresh();
+          try {
+            await api.reply(props.id, t);
+          } finally {
+            conv.refresh(); // also tells the banner when lab is unreachable
+          }
         }}
         onInterrupt={async () => {
           await api.interrupt(props.id);
@@ -87,5 +101,10 @@ export function RunChat(props: { id: string }) {
         onShowCard={() => showCard()}
       />
     </div>
+  );
+  return (
+    <Show when={!conv.notFound()} fallback={<NotFound what="run" id={props.id} back="/" backLabel="All runs" />}>
+      {screen()}
+    </Show>
   );
 }
