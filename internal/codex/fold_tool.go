@@ -36,16 +36,43 @@ func (f *Fold) toolCall(id, name string, raw []byte, freeform bool, t time.Time)
 		f.pending = append(f.pending, i)
 		return
 	}
+	detail, cut := toolDetail(name, raw, freeform)
 	i := f.push(conv.Message{Kind: conv.KindTool, Time: t, Tool: &conv.ToolCall{
-		ID:     id,
-		Name:   name,
-		Input:  toolSummary(name, raw, freeform),
-		Status: conv.ToolRunning,
+		ID:              id,
+		Name:            name,
+		Input:           toolSummary(name, raw, freeform),
+		Status:          conv.ToolRunning,
+		Detail:          detail,
+		DetailTruncated: cut,
 	}})
 	if id != "" {
 		f.tools[id] = i
 	}
 	f.running = append(f.running, i)
+}
+
+// toolDetail gives the input text a chip shows when expanded, where the
+// summary cannot hold it: a command longer than one line or than the
+// summary, a patch. It is cut to foldOutputMax bytes like an output.
+func toolDetail(name string, raw []byte, freeform bool) (detail string, truncated bool) {
+	var s string
+	var full int
+	switch {
+	case name == ToolApplyPatch && freeform:
+		s, full, _ = jsonscan.StringPrefix(raw, foldOutputMax)
+	case name == ToolExecCommand && !freeform:
+		args, _, _ := jsonscan.StringPrefix(raw, 64<<10)
+		s, full, _ = jsonscan.StringPrefix(jsonscan.Member([]byte(args), "cmd"), foldOutputMax)
+		if full <= foldSummaryMax && !strings.Contains(strings.TrimSpace(s), "\n") {
+			return "", false // the summary holds it all
+		}
+	default:
+		return "", false
+	}
+	if strings.TrimSpace(s) == "" {
+		return "", false
+	}
+	return s, full > len(s)
 }
 
 // localShell records a local_shell_call item (an older shell tool whose

@@ -74,3 +74,50 @@ func TestParseScreenIgnoresHistory(t *testing.T) {
 		t.Fatalf("got %+v; want no picker", s)
 	}
 }
+
+func TestLook(t *testing.T) {
+	drv := driver{}
+	idle := "  >_ OpenAI Codex (v0.171.0)\n\n› hi\n\n• Hello.\n\n  Worked for <1s • 03:22\n\n\n› Ask Codex to do anything\n" + statusLines
+	interrupted := "› hi\n\n■ Conversation interrupted - use /feedback if something went wrong\n\n› Ask Codex to do anything\n" + statusLines
+	working := "› hi\n\n• Working (0s • esc to interrupt)\n\n› Ask Codex to do anything\n" + statusLines
+	cases := map[string]struct {
+		pane string
+		want string
+	}{
+		"question":        {pane(t, "single_pending"), "picker"},
+		"plan":            {pane(t, "plan_pending"), "picker"},
+		"approval":        {pane(t, "permission_pending"), "permission"},
+		"edit approval":   {pane(t, "edit_approved"), "permission"},
+		"idle after turn": {idle, "prompt"},
+		"interrupted":     {interrupted, "prompt"},
+		"working":         {working, "busy"},
+		"text streaming":  {pane(t, "interrupted"), "busy"},
+		"something else":  {"Loading…\n", "unknown"},
+	}
+	for name, c := range cases {
+		if got := drv.Look(c.pane); string(got.Kind) != c.want {
+			t.Errorf("%s: Look = %+v; want %s", name, got, c.want)
+		}
+	}
+}
+
+func TestGateAcceptsTheTrustScreenForItsFolder(t *testing.T) {
+	screen := func(cursor int) string {
+		rows := []string{"  1. Trust and continue", "  2. Back to Agent Command Center"}
+		rows[cursor] = "› " + rows[cursor][2:]
+		return "\n  Folder access\n  /tmp/lab/work\n  Trust this folder? Codex can read, edit, and run files here.\n\n" + strings.Join(rows, "\n") + "\n\n  enter continue · esc back\n"
+	}
+	drv := driver{}
+	if k, ok := drv.Gate(screen(0), "/tmp/lab/work"); !ok || k != "Enter" {
+		t.Fatalf("on Trust: %q, %v; want Enter", k, ok)
+	}
+	if k, ok := drv.Gate(screen(1), "/tmp/lab/work"); !ok || k != "Up" {
+		t.Fatalf("on Back: %q, %v; want Up", k, ok)
+	}
+	if _, ok := drv.Gate(screen(0), "/tmp/other"); ok {
+		t.Fatal("accepted the trust screen of another folder")
+	}
+	if _, ok := drv.Gate(pane(t, "single_pending"), "/tmp/lab/work"); ok {
+		t.Fatal("took a question for the trust screen")
+	}
+}

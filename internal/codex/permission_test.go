@@ -3,9 +3,10 @@ package codex
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
+
+	"lab/internal/conv"
 )
 
 func TestParsePatch(t *testing.T) {
@@ -34,42 +35,29 @@ func TestPatchDiff(t *testing.T) {
 	}
 	patch := "*** Begin Patch\n*** Update File: b.go\n@@ func f() {\n-\tx := 1\n+\tx := 2\n*** Add File: n.txt\n+hello\n*** Update File: gone.txt\n@@\n-a\n+b\n*** End Patch\n"
 	in, _ := json.Marshal(map[string]string{"command": patch})
-	p := PermissionFromHook(ToolApplyPatch, in, "/w", read)
-	if p.Tool != ToolApplyPatch || len(p.Files) != 3 || p.Summary != "Update b.go, Add n.txt, Update gone.txt" {
-		t.Fatalf("got %+v", p)
+	d := PermissionDialog("c", ToolApplyPatch, in, "/w", read)
+	p := d.Permission
+	if d.Kind != conv.DialogPermission || d.ToolID != "c" || !d.Answerable || p.Tool != ToolApplyPatch || p.Path != "/w/b.go, /w/n.txt, /w/gone.txt" {
+		t.Fatalf("got %+v %+v", d, p)
 	}
-	want := "--- a/w/b.go\n+++ b/w/b.go\n@@ -1,7 +1,7 @@\n package x\n \n func f() {\n-\tx := 1\n+\tx := 2\n \treturn\n }\n \n"
-	if p.Files[0].Path != "/w/b.go" || p.Files[0].Diff != want {
-		t.Errorf("update diff:\n%s\nwant:\n%s", p.Files[0].Diff, want)
+	want := strings.Join([]string{
+		// The update, against the file on disk, with line numbers.
+		"--- /w/b.go\n+++ /w/b.go\n@@ -1,7 +1,7 @@\n package x\n \n func f() {\n-\tx := 1\n+\tx := 2\n \treturn\n }\n ",
+		// A new file: every line added.
+		"--- /w/n.txt\n+++ /w/n.txt\n@@ -0,0 +1 @@\n+hello",
+		// A file lab cannot read: the patch's own hunks, without numbers.
+		"--- /w/gone.txt\n+++ /w/gone.txt\n@@\n-a\n+b",
+	}, "\n")
+	if p.Diff != want {
+		t.Errorf("diff:\n%s\nwant:\n%s", p.Diff, want)
 	}
-	if d := p.Files[1].Diff; d != "--- /dev/null\n+++ b/w/n.txt\n@@ -0,0 +1 @@\n+hello\n" {
-		t.Errorf("add diff:\n%s", d)
-	}
-	// A file lab cannot read: the patch's own hunks, without line numbers.
-	if d := p.Files[2].Diff; d != "--- a/w/gone.txt\n+++ b/w/gone.txt\n@@\n-a\n+b\n" {
-		t.Errorf("unreadable diff:\n%s", d)
-	}
-
 	cmd, _ := json.Marshal(map[string]string{"command": "touch x && echo y", "description": "Do you want to?"})
-	c := PermissionFromHook("Bash", cmd, "/w", read)
+	c := PermissionDialog("e", "Bash", cmd, "/w", read).Permission
 	if c.Tool != ToolExecCommand || c.Command != "touch x && echo y" || c.Description != "Do you want to?" {
 		t.Fatalf("command approval: %+v", c)
 	}
-}
-
-func TestDiffHunksSplitOnDistance(t *testing.T) {
-	var a, b []string
-	for i := range 30 {
-		a = append(a, fmt.Sprintf("line %d", i))
-		b = append(b, fmt.Sprintf("line %d", i))
-	}
-	b[2], b[25] = "changed early", "changed late"
-	var w strings.Builder
-	writeHunks(&w, a, b)
-	if n := strings.Count(w.String(), "@@ -"); n != 2 {
-		t.Fatalf("got %d hunks:\n%s", n, w.String())
-	}
-	if !strings.HasPrefix(w.String(), "@@ -1,6 +1,6 @@\n line 0\n line 1\n-line 2\n+changed early\n") {
-		t.Fatalf("first hunk header:\n%s", w.String())
+	other := PermissionDialog("m", "mcp__srv__tool", json.RawMessage(`{"b":[1],"a":"x"}`), "/w", read).Permission
+	if other.Summary != "a: x\nb: [1]" {
+		t.Fatalf("other tool summary %q", other.Summary)
 	}
 }

@@ -145,9 +145,90 @@ func (driver) Dress(d *conv.Dialog, capture string) bool {
 		return true
 	case conv.DialogQuestion:
 		return s.Kind == ScreenQuestion
+	case conv.DialogPermission:
+		return dressPermission(d, s)
 	}
 	return false
 }
+
+// busyHint is what the TUI shows while a turn runs and no text streams
+// yet ("• Working (5s • esc to interrupt)"); a question picker's footer
+// says it too, but a picker is recognised first.
+const busyHint = "esc to interrupt"
+
+// idleMarks start the line the TUI leaves right above the input box when
+// no turn runs: a finished turn's "Worked for 3s • 10:42", an interrupt's
+// notice. While text streams in, the box shows with no hint at all, so
+// anything else above it counts as busy: the rollout records every turn's
+// end, so a busy guess never hides an idle CLI for long, while an idle
+// guess mid-turn would.
+var idleMarks = []string{"Worked for ", "■ Conversation interrupted", "To get started", "/review", ">_ OpenAI Codex"}
+
+// Look says what the pane shows, for the live overlay.
+func (driver) Look(capture string) agent.Look {
+	switch ParseScreen(capture).Kind {
+	case ScreenQuestion, ScreenPlan:
+		return agent.Look{Kind: agent.LookPicker}
+	case ScreenApproval:
+		return agent.Look{Kind: agent.LookPermission}
+	}
+	if _, ok := ParsePrompt(capture); !ok {
+		return agent.Look{Kind: agent.LookUnknown, Text: screenText(capture)}
+	}
+	if strings.Contains(capture, busyHint) {
+		return agent.Look{Kind: agent.LookBusy}
+	}
+	if above := lineAboveBox(capture); above == "" || hasAnyPrefix(above, idleMarks) {
+		return agent.Look{Kind: agent.LookPrompt}
+	}
+	return agent.Look{Kind: agent.LookBusy}
+}
+
+// lineAboveBox is the last non-blank line above the input box, trimmed;
+// "" when nothing is above it.
+func lineAboveBox(capture string) string {
+	lines := paneLines(capture)
+	box := -1
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], cursorGlyph+" ") || lines[i] == cursorGlyph {
+			box = i
+			break
+		}
+	}
+	for i := box - 1; i >= 0; i-- {
+		if t := strings.TrimSpace(lines[i]); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// screenText is a pane's text without blank lines, at most its last 16
+// lines, for telling the operator what the CLI shows.
+func screenText(capture string) string {
+	var out []string
+	for _, l := range strings.Split(capture, "\n") {
+		if t := strings.TrimSpace(l); t != "" {
+			out = append(out, t)
+		}
+	}
+	if len(out) > 16 {
+		out = out[len(out)-16:]
+	}
+	return strings.Join(out, "\n")
+}
+
+// Gate accepts the folder-trust screen for cwd (see trustGate).
+func (driver) Gate(capture, cwd string) (string, bool) { return trustGate(capture, cwd) }
 
 func (driver) Prompt(capture string) (agent.PromptBox, bool) {
 	b, ok := ParsePrompt(capture)
@@ -159,9 +240,10 @@ func (driver) Prompt(capture string) (agent.PromptBox, bool) {
 func (driver) InterruptKey() string { return "Escape" }
 
 // Read returns what the spool says in the provider-neutral shape
-// (agent.Side): the current session, the questions announced and not
-// resolved, the last prompt and turn end, and a showing approval prompt as
-// Waiting (until conv has a permission dialog: see Permission).
+// (agent.Side): the current session, the questions and the approval prompt
+// announced and not resolved, the last prompt and turn end. An approval
+// whose call no PreToolUse names is only Waiting: lab cannot aim an
+// answer at it.
 func (s *Spool) Read() (agent.SideState, error) {
 	st, err := s.Refresh()
 	out := agent.SideState{SessionID: st.SessionID, TranscriptPath: st.TranscriptPath, Source: st.Source}
@@ -170,13 +252,16 @@ func (s *Spool) Read() (agent.SideState, error) {
 			out.Pending = append(out.Pending, d)
 		}
 	}
+	if p := st.Permission; p != nil && st.PermissionToolID != "" {
+		out.Pending = append(out.Pending, s.permissionDialog(p, st.PermissionToolID))
+	}
 	if p := st.LastPrompt; p != nil {
 		out.Prompt, out.PromptAt = p.Prompt, p.Time
 	}
 	if st.LastStop != nil {
 		out.TurnEndAt = st.LastStop.Time
 	}
-	if st.Permission != nil {
+	if st.Permission != nil && st.PermissionToolID == "" {
 		out.Waiting = st.Permission.File
 	}
 	if err != nil {
@@ -185,15 +270,20 @@ func (s *Spool) Read() (agent.SideState, error) {
 	return out, nil
 }
 
-// PendingPermission returns the approval prompt the spool says is showing,
-// built from its PermissionRequest (options not yet read off the pane:
-// Permission.Dress), or nil.
-func (s *Spool) PendingPermission() (*Permission, error) {
-	st, err := s.Refresh()
-	if err != nil || st.Permission == nil {
-		return nil, err
+// permissionDialog returns the dialog of an approval prompt, built once
+// per hook payload (its diff reads files) and copied for each caller.
+func (s *Spool) permissionDialog(e *HookEvent, callID string) *conv.Dialog {
+	s.mu.Lock()
+	d, ok := s.dialogs[e.File]
+	s.mu.Unlock()
+	if !ok {
+		d = PermissionDialog(callID, e.ToolName, e.ToolInput, e.Cwd, nil)
+		s.mu.Lock()
+		if len(s.dialogs) > 64 {
+			clear(s.dialogs)
+		}
+		s.dialogs[e.File] = d
+		s.mu.Unlock()
 	}
-	p := PermissionFromHook(st.Permission.ToolName, st.Permission.ToolInput, st.Permission.Cwd, nil)
-	p.ToolID = st.PermissionToolID
-	return p, nil
+	return d.Clone()
 }

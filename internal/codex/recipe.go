@@ -44,12 +44,33 @@ type Expect struct {
 	// closed (or open and empty); otherwise it must be open and show
 	// exactly *Notes.
 	Notes *string
+	// Box, when non-nil, makes this a checkpoint on the input box instead
+	// of a picker: no picker shows, and the box holds exactly *Box ("" for
+	// empty).
+	Box *string
 }
 
 // Match implements agent.Check on a raw capture.
 func (e *Expect) Match(capture string) (string, error) {
 	s := ParseScreen(capture)
+	if e.Box != nil {
+		return ScreenID(s), e.checkBox(capture)
+	}
 	return ScreenID(s), e.Check(s)
+}
+
+// checkBox reports how the input box on capture differs from e.Box.
+func (e *Expect) checkBox(capture string) error {
+	b, ok := ParsePrompt(capture)
+	switch {
+	case !ok:
+		return fmt.Errorf("%s: no input box shows", e.Desc)
+	case *e.Box == "" && !b.Empty():
+		return fmt.Errorf("%s: the input box holds %q; want it empty", e.Desc, b.Text)
+	case *e.Box != "" && !b.Holds(*e.Box):
+		return fmt.Errorf("%s: the input box holds %q; want %q", e.Desc, b.Text, *e.Box)
+	}
+	return nil
 }
 
 // What names the checkpoint.
@@ -133,9 +154,12 @@ func questionRows(q conv.Question) []string {
 
 // Recipe returns the steps that answer d with a, given the pane as it
 // shows now. It validates first (ValidateAnswer), then checks that the
-// pane shows d's picker with rows lab can map: EConflict otherwise. For a
-// plan kept in Plan mode the recipe ends on the picker; the feedback is
-// the next prompt (FollowUp).
+// pane shows d's picker with rows lab can map: EConflict otherwise.
+//
+// Keeping a plan in Plan mode has no record of its own: the feedback,
+// typed into the input box once the picker closes, is the next prompt, and
+// its Enter commits the answer. A denied approval interrupts the turn at
+// once: what to do differently is a reply of its own.
 func Recipe(d *conv.Dialog, a conv.Answer, capture string) ([]Step, error) {
 	if err := ValidateAnswer(d, a); err != nil {
 		return nil, err
@@ -148,7 +172,19 @@ func Recipe(d *conv.Dialog, a conv.Answer, capture string) ([]Step, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.pick(ScreenPlan, rows, *a.Option, "plan")
+		o := *a.Option
+		if PlanRoleOf(rows, o) != PlanStay {
+			r.pick(ScreenPlan, rows, o, "plan", true)
+			break
+		}
+		r.pick(ScreenPlan, rows, o, "plan", false)
+		r.reply(a.Feedback)
+	case conv.DialogPermission:
+		rows, err := approvalRowsShown(s, d.Permission)
+		if err != nil {
+			return nil, err
+		}
+		r.pick(ScreenApproval, rows, *a.Option, "approval", true)
 	case conv.DialogQuestion:
 		q := d.Questions[0]
 		if s.Kind != ScreenQuestion || s.Index != 1 || !SameText(s.Question, q.Question) || sameRows(s, questionRows(q)) != nil {
@@ -180,17 +216,11 @@ func planRowsShown(s *Screen, dressed []string) ([]string, error) {
 	return rows, nil
 }
 
-// PermissionRecipe returns the steps that choose option of the approval
-// p, given the pane as it shows now: the pane must show an approval prompt
-// whose rows are p's options. A denial's feedback is the next prompt
-// (FollowUpPermission), not part of the recipe.
-func PermissionRecipe(p *Permission, a conv.Answer, capture string) ([]Step, error) {
-	if err := ValidatePermission(p, a); err != nil {
-		return nil, err
-	}
-	s := ParseScreen(capture)
-	if s.Kind != ScreenApproval {
-		return nil, conv.Errorf(conv.EConflict, "the pane does not show an approval prompt; nothing was typed")
+// approvalRowsShown returns the approval prompt's rows as the pane shows
+// them, which must be p's options, for p's call.
+func approvalRowsShown(s *Screen, p *conv.Permission) ([]string, error) {
+	if s.Kind != ScreenApproval || !approvalShows(p, s) {
+		return nil, conv.Errorf(conv.EConflict, "the pane does not show this approval prompt; nothing was typed")
 	}
 	rows := make([]string, len(p.Options))
 	for i, o := range p.Options {
@@ -199,27 +229,7 @@ func PermissionRecipe(p *Permission, a conv.Answer, capture string) ([]Step, err
 	if err := sameRows(s, rows); err != nil {
 		return nil, conv.Wrap(conv.EConflict, err, "the approval prompt changed; nothing was typed")
 	}
-	var r recipe
-	r.pick(ScreenApproval, rows, *a.Option, "approval")
-	return r.steps, nil
-}
-
-// FollowUp returns the text to send as the next prompt once the recipe
-// for a committed, "" when there is none: the feedback of a plan kept in
-// Plan mode.
-func FollowUp(d *conv.Dialog, a conv.Answer) string {
-	if d != nil && d.Kind == conv.DialogPlan && a.Option != nil && PlanRoleOf(d.PlanRows, *a.Option) == PlanStay {
-		return a.Feedback
-	}
-	return ""
-}
-
-// FollowUpPermission is FollowUp for an approval: a denial's feedback.
-func FollowUpPermission(p *Permission, a conv.Answer) string {
-	if p != nil && a.Option != nil && *a.Option >= 0 && *a.Option < len(p.Options) && p.Options[*a.Option].Role == Deny {
-		return a.Feedback
-	}
-	return ""
+	return rows, nil
 }
 
 type recipe struct {
@@ -228,8 +238,13 @@ type recipe struct {
 }
 
 func (r *recipe) expect(e Expect) { r.steps = append(r.steps, Step{Kind: agent.StepExpect, Check: &e}) }
+
+// key adds a key. Every key waits out the picker grace, arrows too: the
+// Codex TUI has been seen to drop a Down sent the instant a question
+// appeared (the matrix caught it), as it drops a shift+tab sent the
+// instant its input box appears.
 func (r *recipe) key(k string) {
-	r.steps = append(r.steps, Step{Kind: agent.StepKey, Key: k, Acts: k == "Enter" || k == "Tab"})
+	r.steps = append(r.steps, Step{Kind: agent.StepKey, Key: k, Acts: true})
 }
 func (r *recipe) paste(t string) {
 	r.steps = append(r.steps, Step{Kind: agent.StepPaste, Text: t, Acts: true})
@@ -249,11 +264,25 @@ func (r *recipe) move(to int) {
 }
 
 // pick chooses row o of a one-screen picker (plan or approval) whose rows
-// are rows.
-func (r *recipe) pick(kind ScreenKind, rows []string, o int, what string) {
+// are rows; commit says its Enter makes the answer final.
+func (r *recipe) pick(kind ScreenKind, rows []string, o int, what string, commit bool) {
 	r.expect(Expect{Desc: what + " picker fresh", Kind: kind, Rows: rows, Cursor: rows[0]})
 	r.move(o)
 	r.expect(Expect{Desc: fmt.Sprintf("on %q", rows[o]), Kind: kind, Rows: rows, Cursor: rows[o]})
+	if commit {
+		r.commit()
+	} else {
+		r.key("Enter")
+	}
+}
+
+// reply types text into the input box the picker gave way to and submits
+// it: the committing Enter.
+func (r *recipe) reply(text string) {
+	empty := text[:0]
+	r.expect(Expect{Desc: "the input box, empty", Box: &empty})
+	r.paste(text)
+	r.expect(Expect{Desc: "the input box holds the feedback", Box: &text})
 	r.commit()
 }
 

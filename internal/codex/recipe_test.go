@@ -93,8 +93,8 @@ func TestRecipesAgainstCapturedPanes(t *testing.T) {
 		{
 			name: "plan stay", d: dialogOf(t, "plan_pending"), fresh: "plan_pending",
 			a:     conv.Answer{Option: opt(2), Feedback: "make it smaller"},
-			keys:  "Down Down Enter!",
-			panes: map[int]string{0: "plan_pending", 1: "plan_stay.row3"}, denied: map[int]string{1: "plan_pending"},
+			keys:  "Down Down Enter paste:make it smaller Enter!",
+			panes: map[int]string{0: "plan_pending", 1: "plan_stay.row3", 2: "interrupted"}, denied: map[int]string{1: "plan_pending", 2: "plan_stay.row3", 3: "interrupted"},
 		},
 		{
 			name: "plan approve", d: dialogOf(t, "plan_pending"), fresh: "plan_pending",
@@ -128,16 +128,29 @@ func TestRecipesAgainstCapturedPanes(t *testing.T) {
 	}
 }
 
+// permissionOf builds the permission dialog a capture's PermissionRequest
+// payload describes, dressed from its pane.
+func permissionOf(t *testing.T, name string) *conv.Dialog {
+	t.Helper()
+	st, err := OpenSpool(spoolFrom(t, name)).Refresh()
+	if err != nil || st.Permission == nil {
+		t.Fatalf("%s: no approval in the spool: %+v, %v", name, st, err)
+	}
+	d := PermissionDialog(st.PermissionToolID, st.Permission.ToolName, st.Permission.ToolInput, st.Permission.Cwd, nil)
+	if !(driver{}).Dress(d, pane(t, name)) {
+		t.Fatalf("%s: Dress refused the approval prompt", name)
+	}
+	return d
+}
+
 func TestPermissionRecipe(t *testing.T) {
-	p := &Permission{ToolID: "c"}
-	if !p.Dress(pane(t, "permission_pending")) {
-		t.Fatal("Dress refused the approval prompt")
+	d := permissionOf(t, "permission_pending")
+	p := d.Permission
+	if p.Question != "Would you like to run the following command?" || len(p.Options) != 3 ||
+		p.Options[0].Role != conv.RoleAllowOnce || p.Options[1].Role != conv.RoleAllowAlways || p.Options[2].Role != conv.RoleDeny || p.Options[2].Feedback {
+		t.Fatalf("dressed %+v; want allow once, allow always, deny without feedback", p)
 	}
-	roles := []PermissionRole{p.Options[0].Role, p.Options[1].Role, p.Options[2].Role}
-	if roles[0] != AllowOnce || roles[1] != AllowAlways || roles[2] != Deny || p.Options[1].Key != "p" {
-		t.Fatalf("options %+v; want allow once (y), allow always (p), deny (esc)", p.Options)
-	}
-	steps, err := PermissionRecipe(p, conv.Answer{ToolID: "c", Option: opt(2), Feedback: "use a temp dir"}, pane(t, "permission_pending"))
+	steps, err := Recipe(d, conv.Answer{ToolID: d.ToolID, Option: opt(2)}, pane(t, "permission_pending"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,13 +161,20 @@ func TestPermissionRecipe(t *testing.T) {
 	if _, err := checks[1].Match(pane(t, "permission_denied.row3")); err != nil {
 		t.Fatalf("the deny checkpoint refuses the captured pane: %v", err)
 	}
-	if got := FollowUpPermission(p, conv.Answer{Option: opt(2), Feedback: "use a temp dir"}); got != "use a temp dir" {
-		t.Fatalf("FollowUpPermission = %q", got)
+	if _, err := Recipe(d, conv.Answer{ToolID: d.ToolID, Option: opt(2), Feedback: "use a temp dir"}, pane(t, "permission_pending")); conv.KindOf(err) != conv.EInvalid {
+		t.Fatalf("feedback on the denial: %v; want invalid (it is a reply of its own)", err)
 	}
-	// A file edit's prompt has other rows: the command's options do not
-	// fit it, and nothing is typed.
-	if _, err := PermissionRecipe(p, conv.Answer{ToolID: "c", Option: opt(0)}, pane(t, "edit_approved")); conv.KindOf(err) != conv.EConflict {
+	// The edit's prompt is for another call: nothing is typed, and Dress
+	// does not take its options for this command.
+	if _, err := Recipe(d, conv.Answer{ToolID: d.ToolID, Option: opt(0)}, pane(t, "edit_approved")); conv.KindOf(err) != conv.EConflict {
 		t.Fatalf("on another prompt: got %v; want a conflict", err)
+	}
+	if (driver{}).Dress(d.Clone(), pane(t, "edit_approved")) {
+		t.Fatal("Dress accepted the edit's prompt for a command")
+	}
+	e := permissionOf(t, "edit_denied")
+	if e.Permission.Tool != ToolApplyPatch || e.Permission.Options[1].Label != "Yes, and don't ask again for these files" {
+		t.Fatalf("edit approval %+v", e.Permission)
 	}
 }
 

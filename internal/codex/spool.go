@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"lab/internal/conv"
 )
 
 // HookEvent is one spooled hook payload. Codex sends the same fields as
@@ -105,13 +107,14 @@ type Spool struct {
 	dir string
 
 	mu      sync.Mutex
-	cache   map[string]*HookEvent // by file name
-	retired map[string]bool       // call ids retired by the live layer
+	cache   map[string]*HookEvent   // by file name
+	retired map[string]bool         // call ids retired by the live layer
+	dialogs map[string]*conv.Dialog // permission dialogs built, by file name
 }
 
 // OpenSpool returns a reader for dir. The directory need not exist yet.
 func OpenSpool(dir string) *Spool {
-	return &Spool{dir: dir, cache: map[string]*HookEvent{}, retired: map[string]bool{}}
+	return &Spool{dir: dir, cache: map[string]*HookEvent{}, retired: map[string]bool{}, dialogs: map[string]*conv.Dialog{}}
 }
 
 // Dir is the spool directory (for watchers).

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lab/internal/conv"
 )
 
 // spoolFrom writes the hook payloads a capture recorded (one per line, in
@@ -94,13 +96,9 @@ func TestSpoolPermission(t *testing.T) {
 			if st.Permission == nil || st.PermissionToolID == "" || !strings.HasPrefix(st.PermissionToolID, "call_") {
 				t.Fatalf("got %+v; want the approval matched to its call", st)
 			}
-			p, err := s.PendingPermission()
-			if err != nil || p == nil || p.ToolID != st.PermissionToolID {
-				t.Fatalf("PendingPermission = %+v, %v", p, err)
-			}
 			side, _ := s.Read()
-			if side.Waiting == "" {
-				t.Fatal("Read: an approval showing, but Waiting is empty")
+			if len(side.Pending) != 1 || side.Pending[0].Kind != conv.DialogPermission || side.Pending[0].ToolID != st.PermissionToolID || side.Waiting != "" {
+				t.Fatalf("Read = %+v; want the approval as a pending permission dialog", side)
 			}
 			if err := s.Retire(st.PermissionToolID); err != nil {
 				t.Fatal(err)

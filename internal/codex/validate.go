@@ -29,6 +29,10 @@ const MaxFreeText = 4096
 // Plans take Option, a row of the picker (d.PlanRows, else the rows of
 // 0.171.0): an approval row without feedback, or the stay-in-Plan-mode row
 // with the feedback that becomes the next prompt (required there).
+//
+// Permission prompts take Option, one of the options read off the pane,
+// of a role lab knows; no feedback (Codex's denial takes none: what to do
+// differently is a reply after it).
 func ValidateAnswer(d *conv.Dialog, a conv.Answer) error {
 	if a.ToolID == "" {
 		return conv.Errorf(conv.EInvalid, "tool_id is required")
@@ -50,6 +54,8 @@ func ValidateAnswer(d *conv.Dialog, a conv.Answer) error {
 		return validateQuestions(d, a)
 	case conv.DialogPlan:
 		return validatePlan(d.PlanRows, a)
+	case conv.DialogPermission:
+		return validatePermission(d.Permission, a)
 	}
 	return conv.Errorf(conv.EConflict, "lab cannot answer a %q dialog", d.Kind)
 }
@@ -121,45 +127,26 @@ func validatePlan(rows []string, a conv.Answer) error {
 	return nil
 }
 
-// ValidatePermission checks an approval answer: option is one of p's
-// options (read off the pane), of a known role; feedback goes only with a
-// denial, where it becomes the next prompt.
-func ValidatePermission(p *Permission, a conv.Answer) error {
-	if a.ToolID == "" {
-		return conv.Errorf(conv.EInvalid, "tool_id is required")
-	}
-	if p == nil {
-		return conv.Errorf(conv.EConflict, "no approval is pending")
-	}
-	if p.ToolID != a.ToolID {
-		return conv.Errorf(conv.EConflict, "the pending approval is for %s, not %s", p.ToolID, a.ToolID)
-	}
+func validatePermission(p *conv.Permission, a conv.Answer) error {
 	if len(a.Answers) > 0 {
-		return conv.Errorf(conv.EInvalid, "an approval takes option and feedback, not answers")
+		return conv.Errorf(conv.EInvalid, "a permission prompt takes option, not answers")
 	}
 	if a.Option == nil {
-		return conv.Errorf(conv.EInvalid, "option is required for an approval")
+		return conv.Errorf(conv.EInvalid, "option is required for a permission prompt")
 	}
-	if len(p.Options) == 0 {
-		return conv.Errorf(conv.EConflict, "the approval's options are not known yet")
+	if p == nil || len(p.Options) == 0 {
+		return conv.Errorf(conv.EConflict, "the permission prompt's options are not known yet; try again in a moment")
 	}
 	o := *a.Option
 	if o < 0 || o >= len(p.Options) {
 		return conv.Errorf(conv.EInvalid, "option %d is out of range (0..%d)", o, len(p.Options)-1)
 	}
-	switch p.Options[o].Role {
-	case Deny:
-		if a.Feedback != "" {
-			if err := checkFreeText(a.Feedback); err != nil {
-				return conv.Errorf(conv.EInvalid, "feedback: %s", err)
-			}
-		}
-	case AllowOnce, AllowAlways:
-		if a.Feedback != "" {
-			return conv.Errorf(conv.EInvalid, "feedback goes only with the option that denies")
-		}
-	default:
-		return conv.Errorf(conv.EConflict, "option %d (%s) is not one lab knows how to choose", o, p.Options[o].Label)
+	opt := p.Options[o]
+	if opt.Role == conv.RoleUnknown || opt.Role == "" {
+		return conv.Errorf(conv.EConflict, "lab cannot tell what option %q does on this CLI version; answer it at the terminal", opt.Label)
+	}
+	if a.Feedback != "" && !opt.Feedback {
+		return conv.Errorf(conv.EInvalid, "option %d (%s) takes no feedback; send it as a reply once the turn stops", o, opt.Label)
 	}
 	return nil
 }

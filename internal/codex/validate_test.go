@@ -62,28 +62,30 @@ func TestValidateAnswer(t *testing.T) {
 }
 
 func TestValidatePermission(t *testing.T) {
-	p := &Permission{ToolID: "c", Options: []PermissionOption{{Label: "Yes, proceed", Role: AllowOnce}, {Label: "Yes, and don't ask again", Role: AllowAlways}, {Label: "No, and tell Codex what to do differently", Role: Deny}, {Label: "Something new", Role: RoleUnknown}}}
+	p := &conv.Dialog{ToolID: "c", Kind: conv.DialogPermission, Answerable: true, Permission: &conv.Permission{Tool: ToolExecCommand, Options: []conv.PermissionOption{
+		{Label: "Yes, proceed", Role: conv.RoleAllowOnce}, {Label: "Yes, and don't ask again", Role: conv.RoleAllowAlways},
+		{Label: "No, and tell Codex what to do differently", Role: conv.RoleDeny}, {Label: "Something new", Role: conv.RoleUnknown}}}}
+	undressed := &conv.Dialog{ToolID: "c", Kind: conv.DialogPermission, Answerable: true, Permission: &conv.Permission{Tool: ToolExecCommand}}
 	cases := []struct {
 		name string
-		p    *Permission
+		d    *conv.Dialog
 		a    conv.Answer
 		want conv.ErrorKind
 	}{
 		{"allow", p, conv.Answer{ToolID: "c", Option: opt(0)}, ""},
 		{"always", p, conv.Answer{ToolID: "c", Option: opt(1)}, ""},
 		{"deny", p, conv.Answer{ToolID: "c", Option: opt(2)}, ""},
-		{"deny with feedback", p, conv.Answer{ToolID: "c", Option: opt(2), Feedback: "use /tmp"}, ""},
-		{"allow with feedback", p, conv.Answer{ToolID: "c", Option: opt(0), Feedback: "x"}, conv.EInvalid},
+		{"deny with feedback", p, conv.Answer{ToolID: "c", Option: opt(2), Feedback: "use /tmp"}, conv.EInvalid},
 		{"unknown role", p, conv.Answer{ToolID: "c", Option: opt(3)}, conv.EConflict},
 		{"out of range", p, conv.Answer{ToolID: "c", Option: opt(4)}, conv.EInvalid},
 		{"no option", p, conv.Answer{ToolID: "c"}, conv.EInvalid},
+		{"answers", p, conv.Answer{ToolID: "c", Option: opt(0), Answers: []conv.QuestionAnswer{{}}}, conv.EInvalid},
 		{"other call", p, conv.Answer{ToolID: "d", Option: opt(0)}, conv.EConflict},
-		{"options unknown", &Permission{ToolID: "c"}, conv.Answer{ToolID: "c", Option: opt(0)}, conv.EConflict},
-		{"none pending", nil, conv.Answer{ToolID: "c", Option: opt(0)}, conv.EConflict},
+		{"options unknown", undressed, conv.Answer{ToolID: "c", Option: opt(0)}, conv.EConflict},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := ValidatePermission(c.p, c.a)
+			err := ValidateAnswer(c.d, c.a)
 			if c.want == "" && err != nil || c.want != "" && conv.KindOf(err) != c.want {
 				t.Fatalf("got %v (%s); want %q", err, conv.KindOf(err), c.want)
 			}

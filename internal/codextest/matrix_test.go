@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/agent"
 	"lab/internal/codex"
 	"lab/internal/conv"
 	"lab/internal/fakecodexapi"
@@ -130,68 +131,76 @@ func TestMatrixPlainTurn(t *testing.T) {
 	}
 }
 
-// approval waits for the approval prompt and returns it dressed from the
-// pane, checked against the rollout's running call.
-func (r *run) approval() (*codex.Permission, string) {
+// approval waits for the approval prompt the spool serves as a pending
+// permission dialog, dresses it from the pane, and checks it is about the
+// rollout's running call.
+func (r *run) approval() (*conv.Dialog, string) {
 	r.t.Helper()
-	var p *codex.Permission
-	Poll(r.t, matrixTimeout, "the PermissionRequest hook", func() bool {
-		p, _ = r.spool.PendingPermission()
-		return p != nil
+	var d *conv.Dialog
+	Poll(r.t, matrixTimeout, "the approval in the spool", func() bool {
+		st, _ := r.spool.Read()
+		for _, p := range st.Pending {
+			if p.Kind == conv.DialogPermission {
+				d = p
+			}
+		}
+		return d != nil
 	})
-	pane := r.WaitPaneFunc(r.target, "the approval prompt", matrixTimeout, func(s string) bool { return p.Dress(s) })
-	f := r.fold("the call running", func(f *codex.Fold) bool { return f.Running() != nil })
-	if run := f.Running(); run.ID != p.ToolID || f.State() != conv.StateWorking {
-		r.t.Fatalf("the approval is for %q; the rollout's running call is %+v (state %s)", p.ToolID, run, f.State())
+	drv := codex.New("").NewDriver(Version)
+	pane := r.WaitPaneFunc(r.target, "the approval prompt", matrixTimeout, func(s string) bool { return drv.Dress(d, s) })
+	if look := drv.Look(pane); look.Kind != agent.LookPermission {
+		r.t.Fatalf("Look = %+v; want the permission prompt", look)
 	}
-	return p, pane
+	f := r.fold("the call running", func(f *codex.Fold) bool { return f.Running() != nil })
+	if run := f.Running(); run.ID != d.ToolID || f.State() != conv.StateWorking {
+		r.t.Fatalf("the approval is for %q; the rollout's running call is %+v (state %s)", d.ToolID, run, f.State())
+	}
+	return d, pane
 }
 
-// answerApproval plays the recipe that picks role, then sends the
-// follow-up a denial's feedback becomes.
-func (r *run) answerApproval(p *codex.Permission, pane string, role codex.PermissionRole, feedback string) {
+// answerApproval plays the recipe that picks role.
+func (r *run) answerApproval(d *conv.Dialog, pane string, role conv.OptionRole) {
 	r.t.Helper()
 	o := -1
-	for i, op := range p.Options {
+	for i, op := range d.Permission.Options {
 		if op.Role == role {
 			o = i
 		}
 	}
-	a := conv.Answer{ToolID: p.ToolID, Option: &o, Feedback: feedback}
-	steps, err := codex.PermissionRecipe(p, a, pane)
+	steps, err := codex.New("").NewDriver(Version).Recipe(d, conv.Answer{ToolID: d.ToolID, Option: &o}, pane)
 	if err != nil {
 		r.t.Fatal(err)
 	}
 	r.Play(r.target, steps, matrixTimeout)
-	if text := codex.FollowUpPermission(p, a); text != "" {
-		r.Reply(r.target, text, matrixTimeout)
-	}
 }
 
 func TestMatrixCommandApprovalAllow(t *testing.T) {
 	r := startRun(t, "lab:permission make a file", false)
-	p, pane := r.approval()
-	if p.Tool != codex.ToolExecCommand || p.Command != "touch lab-permission-probe.txt && echo created" || p.Description != fakecodexapi.PermissionJustification {
+	d, pane := r.approval()
+	if p := d.Permission; p.Tool != codex.ToolExecCommand || p.Command != "touch lab-permission-probe.txt && echo created" || p.Description != fakecodexapi.PermissionJustification {
 		t.Fatalf("approval %+v; want the command and the agent's reason", p)
 	}
-	r.answerApproval(p, pane, codex.AllowOnce, "")
+	r.answerApproval(d, pane, conv.RoleAllowOnce)
 	f := r.fold("the echoed output", assistantSaid("tool output for exec_command"))
 	tool := msgs(f)[2].Tool
-	if tool == nil || tool.ID != p.ToolID || tool.Status != conv.ToolOK || tool.Output != "created\n" {
+	if tool == nil || tool.ID != d.ToolID || tool.Status != conv.ToolOK || tool.Output != "created\n" {
 		t.Fatalf("tool %+v; want the command run, output created", tool)
 	}
 	if _, err := os.Stat(filepath.Join(r.Work, "lab-permission-probe.txt")); err != nil {
 		t.Fatalf("the approved command did not run: %v", err)
 	}
-	if st, _ := r.spool.Refresh(); st.Permission != nil {
-		t.Fatal("the spool still shows the approval after it was answered")
+	if st, _ := r.spool.Read(); len(st.Pending) != 0 {
+		t.Fatalf("the spool still serves %+v after the approval was answered", st.Pending)
 	}
 }
 
 func TestMatrixCommandApprovalDeny(t *testing.T) {
 	r := startRun(t, "lab:permission make a file", false)
-	p, pane := r.approval()
-	r.answerApproval(p, pane, codex.Deny, "lab:text use a temp dir instead")
+	d, pane := r.approval()
+	r.answerApproval(d, pane, conv.RoleDeny)
+	// The denial interrupts the turn; what to do instead is a reply.
+	r.fold("the turn interrupted", func(f *codex.Fold) bool { return f.State() == conv.StateNeedsInput })
+	r.Reply(r.target, "lab:text use a temp dir instead", matrixTimeout)
 	f := r.fold("the feedback answered", assistantSaid("You said: lab:text use a temp dir instead"))
 	m := msgs(f)
 	kinds := []string{}
@@ -206,29 +215,29 @@ func TestMatrixCommandApprovalDeny(t *testing.T) {
 		t.Fatal("the denied command ran")
 	}
 	// No hook closes a denied approval: the rollout's output retires it.
-	if !f.Resolved(p.ToolID) {
+	if !f.Resolved(d.ToolID) {
 		t.Fatal("the fold does not show the denied call resolved")
 	}
-	if err := r.spool.Retire(p.ToolID); err != nil {
+	if err := r.spool.Retire(d.ToolID); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := r.spool.Refresh(); st.Permission != nil {
-		t.Fatal("the denied approval still shows after Retire")
+	if st, _ := r.spool.Read(); len(st.Pending) != 0 {
+		t.Fatalf("the denied approval is still served after Retire: %+v", st.Pending)
 	}
 }
 
 func TestMatrixFileEditApproval(t *testing.T) {
 	r := startRun(t, "lab:edit add a file", false)
-	p, pane := r.approval()
+	d, pane := r.approval()
+	p := d.Permission
 	target := filepath.Join(r.Outside, fakecodexapi.EditFile)
-	if p.Tool != codex.ToolApplyPatch || len(p.Files) != 1 || p.Files[0].Path != target || p.Files[0].Op != "add" ||
-		p.Files[0].Diff != "--- /dev/null\n+++ b"+target+"\n@@ -0,0 +1,2 @@\n+hello from lab\n+a second line\n" {
+	if p.Tool != codex.ToolApplyPatch || p.Path != target || p.Diff != "--- "+target+"\n+++ "+target+"\n@@ -0,0 +1,2 @@\n+hello from lab\n+a second line" {
 		t.Fatalf("approval %+v; want the added file with its diff", p)
 	}
-	if len(p.Options) != 3 || p.Options[1].Role != codex.AllowAlways || p.Options[1].Key != "a" {
-		t.Fatalf("options %+v; want allow once, allow always (a), deny", p.Options)
+	if len(p.Options) != 3 || p.Options[1].Role != conv.RoleAllowAlways || p.Options[1].Label != "Yes, and don't ask again for these files" {
+		t.Fatalf("options %+v; want allow once, allow always for these files, deny", p.Options)
 	}
-	r.answerApproval(p, pane, codex.AllowOnce, "")
+	r.answerApproval(d, pane, conv.RoleAllowOnce)
 	f := r.fold("the echoed output", assistantSaid("tool output for apply_patch"))
 	tool := msgs(f)[2].Tool
 	if tool == nil || tool.Status != conv.ToolOK || tool.Input != "Add "+target || !strings.HasPrefix(tool.Output, "Success.") {
@@ -324,9 +333,6 @@ func (r *run) answerPlan(option int, feedback string) (*conv.Dialog, conv.Answer
 		r.t.Fatal(err)
 	}
 	r.Play(r.target, steps, matrixTimeout)
-	if text := codex.FollowUp(d, a); text != "" {
-		r.Reply(r.target, text, matrixTimeout)
-	}
 	return d, a
 }
 
