@@ -102,6 +102,12 @@ func (r *stubRunner) Side(ctx context.Context, id string) (agent.Side, error) {
 	return claude.OpenSpool(r.SpoolDir(id)), nil
 }
 func (r *stubRunner) Pane(id string) Pane { return nil }
+func (r *stubRunner) External(ctx context.Context) ([]conv.ExternalSession, error) {
+	return nil, nil
+}
+func (r *stubRunner) Attach(ctx context.Context, provider string, pid int) (conv.Run, error) {
+	return conv.Run{}, conv.Errorf(conv.ENotFound, "no process %d", pid)
+}
 
 // spoolEvent writes a hook payload the way the hook command does.
 func spoolEvent(t testing.TB, dir, event string, payload map[string]any) {

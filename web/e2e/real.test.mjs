@@ -8,7 +8,7 @@
 //   make web build && LAB_BIN=$PWD/bin/lab npm --prefix web run e2e
 
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
@@ -212,6 +212,44 @@ describe("answering every shape through the UI", () => {
   });
 });
 
+describe("permission prompts (permission mode manual)", () => {
+  test("a command: shown whole, denied with what to do instead", async () => {
+    await startRun("perm-bash", "lab:permission make a file", "manual");
+    const { id } = await pendingCard();
+    const card = page.locator(`[data-card="${id}"]`);
+    assert.equal((await card.locator('[data-permission="command"]').textContent())?.trim(), "touch lab-permission-probe.txt && echo created");
+    assert.deepEqual(await card.locator("[data-role]").evaluateAll((els) => els.map((e) => e.getAttribute("data-role"))), [
+      "allow_once",
+      "allow_always",
+      "switch_mode",
+      "deny",
+    ]);
+    // The composer collapses to the waiting note while the prompt waits.
+    await page.locator('[data-composer="waiting"]').waitFor();
+    await shot(page, "permission-bash");
+    await card.locator('input[type="text"]').fill("Use mkdir instead");
+    await card.getByRole("button", { name: "Deny with feedback" }).click();
+    await chat().locator('[data-decision="denied"]').waitFor(slow);
+    await chat().getByText("the user said:").first().waitFor(slow);
+    assert.equal(await page.locator("[data-card]").count(), 0, "the card stayed after the answer");
+  });
+
+  test("a file change: the diff, allowed once", async () => {
+    const cwd = join(lab.work, "perm-edit");
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(join(cwd, "lab-edit.txt"), "hello\n");
+    await startRun("perm-edit", "lab:edit go", "manual");
+    const { id } = await pendingCard();
+    const diff = page.locator(`[data-card="${id}"] [data-permission="diff"]`);
+    assert.match((await diff.textContent()) ?? "", /-hello\n\+hello, edited/);
+    // The diff scrolls inside its block; the page itself never scrolls sideways.
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
+    await shot(page, "permission-diff");
+    await page.locator(`[data-card="${id}"] [data-role="allow_once"]`).click();
+    await chat().locator('[data-decision="once"]').waitFor(slow);
+  });
+});
+
 describe("demo and screens", () => {
   test("the new-run screen lists the demo's keywords", async () => {
     await page.goto(lab.url + "/new");
@@ -255,10 +293,16 @@ describe("history", () => {
       },
       { what: "history filtered to the single project" },
     );
-    await page.locator("[data-session]").first().click();
+    // The run that answered it still runs: its row says so and opens that
+    // run; the session's read-only chat is one step away.
+    const row = page.locator("[data-session]").first();
+    assert.equal(await row.locator("[data-live-run]").count(), 1, "the row does not show the live run");
+    assert.match(await row.getAttribute("href"), /^\/runs\//, "a row of a session a live run follows opens that run");
+    await page.goto(`${lab.url}/history/${await row.getAttribute("data-session")}`);
     await chat().locator("[data-tool-id]").first().waitFor(slow);
     assert.match(await chat().locator("[data-tool-id]").first().textContent(), /→/);
     assert.equal(await page.locator('[data-composer="readonly"]').count(), 1);
+    assert.equal(await page.locator('[data-action="open-live"]').count(), 1, "no way to the live run from its session");
     assert.equal(await page.locator('textarea[name="reply"]').count(), 0);
   });
 

@@ -4,7 +4,7 @@
 // refetch); this file only sequences requests and holds signals.
 
 import { createSignal, onCleanup } from "solid-js";
-import { ApiError, type Dialog, type Message, type Page, type State, type WindowQuery } from "../api";
+import { ApiError, type Dialog, type Lifecycle, type Message, type Page, type State, type WindowQuery } from "../api";
 import { subscribe } from "../events";
 import { prerenderMarkdown } from "../lib/markdown";
 import { emptyWindow, firstSeq, lastSeq, mergeWindow, type Window } from "../lib/merge";
@@ -40,6 +40,8 @@ export function createConversation(src: Source) {
   const [win, setWin] = createSignal<Window>(emptyWindow);
   const [state, setState] = createSignal<State | null>(null);
   const [pending, setPending] = createSignal<Dialog | null>(null);
+  // A problem the CLI's screen shows that the stream cannot.
+  const [alert, setAlert] = createSignal<Lifecycle | null>(null);
   const [error, setError] = createSignal("");
   // The conversation does not exist (404): the screen shows not found.
   const [notFound, setNotFound] = createSignal(false);
@@ -63,6 +65,7 @@ export function createConversation(src: Source) {
     transcript = page.transcript_id;
     setState(page.state);
     setPending(page.pending_dialog && page.pending_dialog.outcome == null ? page.pending_dialog : null);
+    setAlert(page.alert ?? null);
   }
 
   /** refresh runs one planned fetch; concurrent calls coalesce into one more. */
@@ -168,5 +171,5 @@ export function createConversation(src: Source) {
 
   void refresh();
 
-  return { win, state, pending, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
+  return { win, state, pending, alert, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
 }

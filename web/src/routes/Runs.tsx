@@ -4,6 +4,7 @@
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, isOffline, type Run } from "../api";
 import { Header } from "../components/Header";
+import { RunsHousekeeping } from "../components/RunsHousekeeping";
 import { StateBadge } from "../components/StateBadge";
 import { ago, baseName, needsYou, sortRuns } from "../lib/format";
 import { stopEvents, subscribe } from "../events";
@@ -40,6 +41,9 @@ export function Runs() {
       <Header title="Runs" sub={waiting() ? `${waiting()} need${waiting() === 1 ? "s" : ""} you` : undefined}>
         <a class="btn" href="/history" onClick={linkHandler}>
           History
+        </a>
+        <a class="btn" href="/attach" onClick={linkHandler} data-action="open-attach">
+          Attach
         </a>
         <a class="btn primary" href="/new" onClick={linkHandler}>
           New
@@ -82,6 +86,7 @@ export function Runs() {
             </ul>
           </Show>
         </Show>
+        <Show when={runs()}>{(list) => <RunsHousekeeping runs={list()} onChanged={load} />}</Show>
         <button
           class="link signout"
           data-action="logout"
