@@ -34,7 +34,7 @@ var modes = []conv.PermissionMode{
 
 // Info names the provider and its modes.
 func (Provider) Info() conv.ProviderInfo {
-	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite}
+	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true}
 }
 
 // ResolveBin finds the codex binary; its error says how to install it.
@@ -60,6 +60,9 @@ func (Provider) CheckStart(req conv.StartRequest, euid int) error {
 	if req.Model != "" && !ValidModel(req.Model) {
 		return conv.Errorf(conv.EInvalid, "invalid model name %q", req.Model)
 	}
+	if req.Resume != "" && !ValidSessionID(req.Resume) {
+		return conv.Errorf(conv.EInvalid, "invalid session id %q to resume", req.Resume)
+	}
 	return nil
 }
 
@@ -76,7 +79,8 @@ func (Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, 
 	if err != nil {
 		return agent.Command{}, conv.Wrap(conv.EInternal, err, "the run's hook flags")
 	}
-	o := SpawnOptions{Bin: spec.Bin, Sandbox: spec.Request.PermissionMode, Model: spec.Request.Model, Hooks: hooks, Prompt: spec.Request.Prompt}
+	r := spec.Request
+	o := SpawnOptions{Bin: spec.Bin, Sandbox: r.PermissionMode, Model: r.Model, Hooks: hooks, ResumeID: r.Resume, Prompt: r.Prompt}
 	if spec.SeedTrust {
 		o.Trust = []string{spec.Cwd}
 		if real, err := filepath.EvalSymlinks(spec.Cwd); err == nil && real != spec.Cwd {

@@ -77,13 +77,19 @@ func TestProviderPrepare(t *testing.T) {
 		{conv.StartRequest{PermissionMode: "plan"}, conv.EInvalid},
 		{conv.StartRequest{Model: "-x"}, conv.EInvalid},
 		{conv.StartRequest{PermissionMode: SandboxFullAccess, Model: "o3"}, ""},
+		{conv.StartRequest{Resume: "01a22fba-9629-7da0-8e81-2e10e4f33449"}, ""},
+		{conv.StartRequest{Resume: "../../etc"}, conv.EInvalid},
 	} {
 		err := p.CheckStart(c.req, 0)
 		if c.want == "" && err != nil || c.want != "" && conv.KindOf(err) != c.want {
 			t.Errorf("CheckStart(%+v) = %v; want %q", c.req, err, c.want)
 		}
 	}
-	if info := p.Info(); info.Name != Name || info.DefaultMode != SandboxWorkspaceWrite || len(info.Modes) != len(SandboxModes) {
+	cmd, err = p.Prepare(context.Background(), agent.Launch{Bin: "/bin/codex", RunDir: t.TempDir(), Cwd: cwd, Request: conv.StartRequest{Cwd: cwd, Resume: "01a22fba-9629-7da0-8e81-2e10e4f33449", Prompt: "go on"}})
+	if err != nil || !strings.HasSuffix(strings.Join(cmd.Argv, " "), "resume 01a22fba-9629-7da0-8e81-2e10e4f33449 -- go on") {
+		t.Fatalf("resume argv %q, %v", cmd.Argv, err)
+	}
+	if info := p.Info(); info.Name != Name || info.DefaultMode != SandboxWorkspaceWrite || len(info.Modes) != len(SandboxModes) || !info.Resume {
 		t.Errorf("Info = %+v", info)
 	}
 }
