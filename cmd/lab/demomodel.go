@@ -8,7 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"lab/internal/claude"
+	"lab/internal/codex"
 	"lab/internal/fakeclaudeapi"
+	"lab/internal/fakecodexapi"
 	"lab/internal/httpapi"
 )
 
@@ -18,12 +21,19 @@ import (
 // the model where the runs it adopts still look for it.
 const demoModelAddrFile = "demo-model.addr"
 
-// startAtSavedAddr serves fake on the address saved in stateDir, or on a
-// fresh loopback port the first time, and saves the address it got. When
-// the saved port is taken it falls back to a fresh one and says in the log
-// that runs started before cannot reach the model any more.
-func startAtSavedAddr(fake *fakeclaudeapi.Server, stateDir string, log *slog.Logger) error {
-	file := filepath.Join(stateDir, demoModelAddrFile)
+// scriptedModel is a scripted model server (fakeclaudeapi, fakecodexapi).
+type scriptedModel interface {
+	Start(addr string) error
+	URL() string
+}
+
+// startAtSavedAddr serves fake on the address saved in stateDir under
+// name, or on a fresh loopback port the first time, and saves the address
+// it got. When the saved port is taken it falls back to a fresh one and
+// says in the log that runs started before cannot reach the model any
+// more.
+func startAtSavedAddr(fake scriptedModel, stateDir, name string, log *slog.Logger) error {
+	file := filepath.Join(stateDir, name)
 	saved := ""
 	if b, err := os.ReadFile(file); err == nil {
 		saved = strings.TrimSpace(string(b))
@@ -66,15 +76,19 @@ func validLoopbackAddr(s string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// demoScenarios lists the scripted model's scenarios for the web app's
-// new-run screen; nil when not a demo.
+// demoScenarios lists the scripted models' scenarios for the web app's
+// new-run screen, each with the provider whose model plays it; nil when
+// not a demo.
 func demoScenarios(demo bool) []httpapi.Scenario {
 	if !demo {
 		return nil
 	}
 	var out []httpapi.Scenario
 	for _, s := range fakeclaudeapi.Scenarios() {
-		out = append(out, httpapi.Scenario{Keyword: s.Keyword, Summary: s.Summary, PermissionMode: s.PermissionMode})
+		out = append(out, httpapi.Scenario{Provider: claude.Name, Keyword: s.Keyword, Summary: s.Summary, PermissionMode: s.PermissionMode})
+	}
+	for _, s := range fakecodexapi.Scenarios() {
+		out = append(out, httpapi.Scenario{Provider: codex.Name, Keyword: s.Keyword, Summary: s.Summary, PermissionMode: s.Mode})
 	}
 	return out
 }

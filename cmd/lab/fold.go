@@ -9,12 +9,14 @@ import (
 	"os"
 	"time"
 
+	"lab/internal/agent"
 	"lab/internal/claude"
+	"lab/internal/codex"
 	"lab/internal/conv"
 )
 
 func init() {
-	commands["fold"] = command{summary: "fold a Claude Code transcript into the chat JSON the API serves", run: runFold}
+	commands["fold"] = command{summary: "fold a transcript (Claude Code or Codex) into the chat JSON the API serves", run: runFold}
 }
 
 // foldReport is what `lab fold FILE` prints: the same JSON shapes the API
@@ -35,10 +37,11 @@ type foldStats struct {
 	FoldMS       float64 `json:"fold_ms"`
 }
 
-// runFold: lab fold [--stats] FILE.
+// runFold: lab fold [--stats] [--provider NAME] FILE.
 func runFold(ctx context.Context, args []string, env Env) error {
-	fs := newFlags("fold", "[--stats] FILE", "Folds a Claude Code transcript (.jsonl) and prints the chat as JSON.", env)
+	fs := newFlags("fold", "[--stats] [--provider claude|codex] FILE", "Folds a transcript (.jsonl: a Claude Code transcript or a Codex rollout) and prints\nthe chat as JSON.", env)
 	stats := fs.Bool("stats", false, "fold without printing messages; print sizes and the fold time")
+	provider := fs.String("provider", "", "the CLI that wrote the file: claude or codex (default: told from its first line)")
 	if err := parseFlags(fs, args, env); err != nil {
 		return err
 	}
@@ -58,8 +61,32 @@ func runFold(ctx context.Context, args []string, env Env) error {
 		return fmt.Errorf("cannot read transcript %s: it is a directory", path)
 	}
 
+	name := *provider
+	if name == "" {
+		head := make([]byte, 4096)
+		n, _ := io.ReadFull(file, head)
+		name = claude.Name
+		if codex.LooksLikeRollout(head[:n]) {
+			name = codex.Name
+		}
+		if _, err := file.Seek(0, io.SeekStart); err != nil {
+			return fmt.Errorf("cannot read transcript %s: %w", path, err)
+		}
+	}
+	var f interface {
+		agent.Fold
+		ReadFrom(io.Reader) (int64, error)
+	}
+	switch name {
+	case claude.Name:
+		f = claude.NewFold()
+	case codex.Name:
+		f = codex.NewFold()
+	default:
+		return fmt.Errorf("unknown provider %q: want %s or %s", name, claude.Name, codex.Name)
+	}
+
 	start := time.Now()
-	f := claude.NewFold()
 	// Streamed: the fold keeps only what the chat shows, so memory stays
 	// flat however big the file is.
 	if _, err := f.ReadFrom(ctxReader{ctx, file}); err != nil {

@@ -37,6 +37,10 @@ func main() {
 	defer stop()
 	env := Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 	if err := run(ctx, os.Args[1:], env); err != nil {
+		var code exitCode
+		if errors.As(err, &code) {
+			os.Exit(int(code))
+		}
 		fmt.Fprintln(os.Stderr, "lab:", err)
 		os.Exit(1)
 	}

@@ -16,6 +16,7 @@ import (
 	"lab/internal/agent"
 	"lab/internal/chat"
 	"lab/internal/claude"
+	"lab/internal/codex"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
 	"lab/internal/folders"
@@ -42,6 +43,9 @@ type serveConfig struct {
 	StateDir  string
 	ClaudeBin string
 	ClaudeEnv []string // KEY=VALUE added to every run's environment
+	CodexBin  string
+	// CodexHome is the Codex CLI's CODEX_HOME for runs and history.
+	CodexHome string
 	BaseURL   string
 	Home      string // whose ~/.claude lab reads and runs use
 	// UserHome is the operator's own home: what "~" means in a folder,
@@ -54,6 +58,12 @@ type serveConfig struct {
 	LogLevel    string
 	// AllowedHosts are extra Host names to answer to besides loopback's.
 	AllowedHosts []string
+	// CodexJail puts the demo's Codex runs in a network namespace with
+	// only loopback, when the machine allows it.
+	CodexJail bool
+	// Self is how to run this program again (the demo's jailed Codex runs
+	// call its jail subcommand); default the running executable.
+	Self []string
 }
 
 // envList collects repeated KEY=VALUE flags.
@@ -70,9 +80,9 @@ func (e *envList) Set(v string) error {
 }
 
 func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
-	name, about := "serve", "Serves the API and the web app; runs use the claude on PATH and your own ~/.claude."
+	name, about := "serve", "Serves the API and the web app; runs use the claude and codex on PATH, your own\n~/.claude and your CODEX_HOME (~/.codex)."
 	if demo {
-		name, about = "demo", "Serves lab with a built-in scripted model instead of the real API: no key needed.\nRuns get a private HOME in the state folder; a lab:<scenario> keyword in a prompt\npicks the script (the New run screen lists them)."
+		name, about = "demo", "Serves lab with built-in scripted models instead of the real APIs: no key needed.\nRuns get a private HOME (and CODEX_HOME) in the state folder; a lab:<scenario>\nkeyword in a prompt picks the script (the New run screen lists them). Codex runs\nare jailed in a network namespace with only loopback (see README)."
 	}
 	fs := newFlags(name, "[flags]", about, env)
 	get := func(k, def string) string {
@@ -87,6 +97,11 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.StringVar(&c.StateDir, "state-dir", "", "state folder (env LAB_STATE_DIR; default ~/.local/state/lab, demo: ~/.local/state/lab/demo)")
 	fs.StringVar(&c.ClaudeBin, "claude-bin", get("LAB_CLAUDE_BIN", ""), "the claude binary (env LAB_CLAUDE_BIN; default: claude on PATH, demo: the pinned one in tools/)")
 	fs.Var((*envList)(&c.ClaudeEnv), "claude-env", "KEY=VALUE added to every run's environment (repeatable)")
+	fs.StringVar(&c.CodexBin, "codex-bin", get("LAB_CODEX_BIN", ""), "the codex binary (env LAB_CODEX_BIN; default: codex on PATH, demo: the pinned one in tools/)")
+	fs.StringVar(&c.CodexHome, "codex-home", get("LAB_CODEX_HOME", get("CODEX_HOME", "")), "the Codex CLI's home for runs and history (env LAB_CODEX_HOME, else CODEX_HOME; default ~/.codex, demo: <state>/codex-home)")
+	if demo {
+		fs.BoolVar(&c.CodexJail, "codex-jail", get("LAB_CODEX_JAIL", "true") != "false", "run each Codex run in a network namespace with only loopback, when the machine allows it (env LAB_CODEX_JAIL)")
+	}
 	fs.StringVar(&c.BaseURL, "base-url", get("LAB_BASE_URL", ""), "the external URL when behind a proxy, e.g. https://lab.example.org (env LAB_BASE_URL); https makes cookies Secure")
 	fs.BoolVar(&c.SeedTrust, "seed-trust", get("LAB_SEED_TRUST", "true") != "false", "mark a run's folder trusted in ~/.claude.json before starting it (env LAB_SEED_TRUST)")
 	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
@@ -114,17 +129,32 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	}
 	c.Home, c.UserHome = home, home
 	if demo {
-		// The demo never touches the operator's own Claude Code setup.
+		// The demo never touches the operator's own CLI setups.
 		c.Home = filepath.Join(c.StateDir, "home")
 		if c.ClaudeBin == "" {
 			c.ClaudeBin = pinnedClaude()
+		}
+		if c.CodexBin == "" {
+			c.CodexBin = pinnedCodex()
+		}
+		if !explicitFlag(fs, "codex-home") && env.Getenv("LAB_CODEX_HOME") == "" {
+			c.CodexHome = filepath.Join(c.StateDir, "codex-home")
 		}
 	}
 	if c.ClaudeBin == "" {
 		c.ClaudeBin = "claude"
 	}
+	if c.CodexBin == "" {
+		c.CodexBin = "codex"
+	}
 	if c.Home == "" {
 		return c, errors.New("HOME is not set")
+	}
+	if c.CodexHome == "" {
+		c.CodexHome = filepath.Join(c.Home, ".codex")
+	}
+	if abs, err := filepath.Abs(c.CodexHome); err == nil {
+		c.CodexHome = abs
 	}
 	return c, nil
 }
@@ -135,6 +165,16 @@ func pinnedClaude() string {
 	p, _ := filepath.Abs(filepath.Join("tools", "claude-2.1.328", "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe"))
 	return p
 }
+
+// pinnedCodex is where scripts/install-codex.sh puts the pinned Codex
+// CLI's native binary, relative to the working directory.
+func pinnedCodex() string {
+	p, _ := filepath.Abs(filepath.Join("tools", "codex-"+pinnedCodexVersion, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex"))
+	return p
+}
+
+// pinnedCodexVersion is the Codex CLI version the demo and tests use.
+const pinnedCodexVersion = "0.171.0"
 
 func serveCommand(ctx context.Context, args []string, env Env, demo bool) error {
 	c, err := parseServe(args, env, demo)
@@ -164,18 +204,28 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		k, v, _ := strings.Cut(kv, "=")
 		extraEnv[k] = v
 	}
+	var codexP agent.Provider = codex.New(c.CodexHome)
 	if c.Demo {
 		stopFake, err := startDemoModel(c, extraEnv, log)
 		if err != nil {
 			return err
 		}
 		defer stopFake()
+		p, stopCodex, err := startCodexDemo(ctx, c, log)
+		if err != nil {
+			return err
+		}
+		defer stopCodex()
+		codexP = p
 	}
 
-	providers := []agent.Provider{claude.New()}
+	providers := []agent.Provider{claude.New(), codexP}
 	rs, err := runs.New(db, runs.Config{
-		StateDir:  c.StateDir,
-		Agents:    []runs.Agent{{Provider: providers[0], Bin: c.ClaudeBin}},
+		StateDir: c.StateDir,
+		Agents: []runs.Agent{
+			{Provider: providers[0], Bin: c.ClaudeBin},
+			{Provider: providers[1], Bin: c.CodexBin},
+		},
 		ExtraEnv:  extraEnv,
 		Home:      c.Home,
 		SeedTrust: c.SeedTrust,
@@ -292,7 +342,7 @@ func isLoopback(a net.Addr) bool {
 // runs at it, with a private HOME whose Claude Code setup is pre-seeded.
 func startDemoModel(c serveConfig, env map[string]string, log *slog.Logger) (func(), error) {
 	fake := fakeclaudeapi.New(fakeclaudeapi.Options{})
-	if err := startAtSavedAddr(fake, c.StateDir, log); err != nil {
+	if err := startAtSavedAddr(fake, c.StateDir, demoModelAddrFile, log); err != nil {
 		return nil, err
 	}
 	const key = "sk-lab-demo-key"
@@ -360,9 +410,14 @@ func (h *hostList) Set(v string) error {
 
 // explicitStateDir reports whether the operator chose the state folder.
 func explicitStateDir(fs *flag.FlagSet, env Env) bool {
-	set := env.Getenv("LAB_STATE_DIR") != ""
+	return env.Getenv("LAB_STATE_DIR") != "" || explicitFlag(fs, "state-dir")
+}
+
+// explicitFlag reports whether flag name was given on the command line.
+func explicitFlag(fs *flag.FlagSet, name string) bool {
+	set := false
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "state-dir" {
+		if f.Name == name {
 			set = true
 		}
 	})

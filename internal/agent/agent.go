@@ -67,6 +67,12 @@ type Launch struct {
 type Command struct {
 	Argv []string
 	Env  map[string]string // added to the run's environment
+	// Opening, when set, is played into the run's pane once the CLI is
+	// up, for what no start flag can do (a mode only a key enters); the
+	// first prompt is then typed by it rather than given in Argv. Its
+	// keys may carry Until (a CLI that drops keys sent too soon); its
+	// committing key submits the prompt.
+	Opening []Step
 }
 
 // Fold turns a CLI's transcript into the chat stream incrementally: bytes
@@ -160,8 +166,15 @@ type Driver interface {
 	Rewind(capture string, fresh Check) int
 	// Dress fills in what only the pane shows about the pending dialog d
 	// (a plan's approval rows, a permission prompt's options), reporting
-	// whether the pane shows d's picker.
+	// whether the pane shows d's picker. A plan whose picker the pane does
+	// not show gets the rows this CLI version is known to show (with
+	// their PlanOptions), so a client always has rows to offer.
 	Dress(d *conv.Dialog, capture string) bool
+	// Unannounced returns the permission dialog of call, a tool call
+	// still running whose prompt the pane shows though no hook announced
+	// it (an attached CLI has no hooks): its input as the fold summarised
+	// it. Dress then reads the options off the pane.
+	Unannounced(call *conv.ToolCall) *conv.Dialog
 	// Prompt reads the CLI's input box; false when the pane shows none.
 	Prompt(capture string) (PromptBox, bool)
 	// InterruptKey is the key that stops a turn or declines a picker.

@@ -32,6 +32,11 @@ type Step struct {
 	// its cursor (a toggle, a paste, Enter): the player waits until the
 	// picker has shown long enough for the CLI to take it.
 	Acts bool
+	// Until, on a key, is what the pane shows once the CLI took it: a
+	// player that does not see it after a while sends the key again, a
+	// few times at most (a CLI drops keys sent too soon after a screen
+	// appears). Only for keys that are safe to repeat while not taken.
+	Until Check
 }
 
 func (s Step) String() string {

@@ -110,8 +110,12 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		l.changed = now
 	}
 	var again bool
-	l.pending, again = l.look.dress(l.pendingFrom(st), now)
+	cand := l.pendingFrom(st)
+	l.pending, again = l.look.dress(cand, now)
 	l.state = l.stateFrom(st)
+	if cand != nil && cand.Kind == conv.DialogPlan && l.pending == nil && l.state == conv.StateQuestion {
+		l.state = l.look.planGoneState()
+	}
 	if l.pending == nil {
 		var running *conv.ToolCall
 		var mark idleMark

@@ -43,6 +43,10 @@ const (
 	// unknownAfter is how long a screen lab does not understand must stay
 	// before it is reported.
 	unknownAfter = 3 * time.Second
+	// planPatience is how long a plan pending in the transcript may go
+	// without its picker on the pane before it is no longer served: the
+	// picker follows the end of the turn that wrote the plan.
+	planPatience = 3 * time.Second
 )
 
 // maxRemembered bounds the per-dialog caches of dressings; dialogs are rare.
@@ -65,6 +69,17 @@ type looker struct {
 	idle        bool
 	alert       *conv.Lifecycle
 	revealed    *conv.Dialog // a permission prompt the pane showed for a call no hook announced
+	plan        planLook     // the last look for a pending plan's picker
+}
+
+// planLook is the last look for a pending plan's picker: what the pane
+// showed and what was served.
+type planLook struct {
+	id     string
+	at     time.Time
+	kind   agent.LookKind
+	served *conv.Dialog
+	again  bool
 }
 
 // idleMark identifies a moment of the conversation: while it holds, an
@@ -94,19 +109,25 @@ func (k *looker) capture() string {
 
 // dress returns the pending dialog d as the pane shows it, and whether
 // to look again soon. A permission prompt not on screen is not pending
-// (nil); a plan without its rows on screen is served with its defaults.
+// (nil); a plan is served with the rows the driver knows until its picker
+// shows, and is not pending once the pane shows no picker for planPatience
+// (the CLI records no answer to some plan pickers: a plan kept at the
+// terminal leaves the transcript showing it pending).
 func (k *looker) dress(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 	if d == nil || k == nil || k.drv == nil {
 		return d, false
 	}
-	needs := d.Kind == conv.DialogPermission || (d.Kind == conv.DialogPlan && len(d.PlanRows) == 0)
-	if !needs {
-		return d, false
+	switch d.Kind {
+	case conv.DialogPermission:
+		return k.dressPermission(d, now)
+	case conv.DialogPlan:
+		return k.dressPlan(d, now)
 	}
+	return d, false
+}
+
+func (k *looker) dressPermission(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 	if seen, ok := k.dressed[d.ToolID]; ok {
-		if d.Kind != conv.DialogPermission {
-			return seen.Clone(), false
-		}
 		// Served only while its prompt is on screen; the options stay
 		// as first read (an answer in progress changes the rows).
 		if k.drv.Look(k.capture()).Kind != agent.LookPermission {
@@ -116,15 +137,8 @@ func (k *looker) dress(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 	}
 	c := d.Clone()
 	if k.drv.Dress(c, k.capture()) {
-		if len(k.dressed) > maxRemembered {
-			clear(k.dressed)
-		}
-		k.dressed[d.ToolID] = c
-		delete(k.asked, d.ToolID)
+		k.remember(c)
 		return c.Clone(), false
-	}
-	if d.Kind != conv.DialogPermission {
-		return d, false
 	}
 	first, ok := k.asked[d.ToolID]
 	if !ok {
@@ -132,6 +146,60 @@ func (k *looker) dress(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 		k.asked[d.ToolID] = now
 	}
 	return nil, now.Sub(first) < dressPatience
+}
+
+func (k *looker) dressPlan(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
+	if p := k.plan; p.id == d.ToolID && now.Sub(p.at) < lookEvery {
+		return p.served.Clone(), p.again // looked a moment ago
+	}
+	first, ok := k.asked[d.ToolID]
+	if !ok {
+		first = now
+		k.asked[d.ToolID] = now
+	}
+	capture := k.capture()
+	kind := k.drv.Look(capture).Kind
+	seen, dressed := k.dressed[d.ToolID]
+	c := d.Clone()
+	shown := k.drv.Dress(c, capture)
+	var out *conv.Dialog
+	switch {
+	case shown:
+		if !dressed {
+			k.remember(c)
+			seen = c
+		}
+		out = seen
+	case kind != agent.LookPicker && now.Sub(first) >= planPatience:
+		out = nil // no picker: answered (or left) at the terminal
+	case dressed:
+		out = seen
+	default:
+		out = c // its picker has not shown yet
+	}
+	// Until its picker shows, look again soon while the verdict is open.
+	again := !shown && out != nil && now.Sub(first) < planPatience+lookEvery
+	k.plan = planLook{id: d.ToolID, at: now, kind: kind, served: out, again: again}
+	return out.Clone(), again
+}
+
+// remember keeps a dialog's dressing, as first read.
+func (k *looker) remember(d *conv.Dialog) {
+	if len(k.dressed) > maxRemembered {
+		clear(k.dressed)
+		clear(k.asked)
+	}
+	k.dressed[d.ToolID] = d
+}
+
+// planGoneState is the state of a conversation whose transcript shows a
+// plan pending that the pane no longer shows: the CLI's own, as the last
+// look at the pane saw it.
+func (k *looker) planGoneState() conv.State {
+	if k.plan.kind == agent.LookBusy {
+		return conv.StateWorking
+	}
+	return conv.StateNeedsInput
 }
 
 // overlay corrects the transcript's state with what the pane shows, when
@@ -179,7 +247,7 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 		}
 	case agent.LookPermission:
 		if running != nil {
-			if d, _ := k.dress(permissionFor(running), now); d != nil {
+			if d, _ := k.dress(k.drv.Unannounced(running), now); d != nil {
 				k.revealed = d
 				return conv.StateQuestion, d
 			}
@@ -193,20 +261,4 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 		}
 	}
 	return state, nil
-}
-
-// permissionFor is the dialog of a permission prompt for a call known
-// only from the transcript (no hook announced it): what the chip shows of
-// its input.
-func permissionFor(t *conv.ToolCall) *conv.Dialog {
-	p := &conv.Permission{Tool: t.Name, Options: []conv.PermissionOption{}}
-	switch t.Name {
-	case "Bash":
-		p.Command = t.Input
-	case "Write", "Edit", "MultiEdit", "NotebookEdit":
-		p.Path = t.Input
-	default:
-		p.Summary = t.Input
-	}
-	return &conv.Dialog{ToolID: t.ID, Kind: conv.DialogPermission, Permission: p, Answerable: true}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"lab/internal/agent"
@@ -155,19 +156,20 @@ func (d driver) Dress(dlg *conv.Dialog, capture string) bool {
 	scr := ParseScreen(capture)
 	switch dlg.Kind {
 	case conv.DialogPlan:
-		if scr.Kind != ScreenPlan {
-			return false
-		}
 		var rows []string
-		for _, r := range scr.Rows {
-			if r.Number > 0 {
-				rows = append(rows, r.Label)
+		if scr.Kind == ScreenPlan {
+			for _, r := range scr.Rows {
+				if r.Number > 0 {
+					rows = append(rows, r.Label)
+				}
 			}
 		}
 		if len(rows) == 0 {
+			// Not on screen (yet): the rows this version shows.
+			dlg.PlanRows, dlg.PlanOptions = slices.Clone(d.geom.Rows), planOptions(d.geom.Rows)
 			return false
 		}
-		dlg.PlanRows = rows
+		dlg.PlanRows, dlg.PlanOptions = rows, planOptions(rows)
 		return true
 	case conv.DialogQuestion:
 		return scr.Kind == ScreenQuestion || scr.Kind == ScreenReview
@@ -175,6 +177,22 @@ func (d driver) Dress(dlg *conv.Dialog, capture string) bool {
 		return dressPermission(dlg, scr)
 	}
 	return false
+}
+
+// Unannounced is the permission dialog of a running call no hook
+// announced, from what the fold kept of its input: a Bash command, the
+// path a file tool changes, or a summary of anything else.
+func (driver) Unannounced(t *conv.ToolCall) *conv.Dialog {
+	p := &conv.Permission{Tool: t.Name, Options: []conv.PermissionOption{}}
+	switch t.Name {
+	case "Bash":
+		p.Command = t.Input
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		p.Path = t.Input
+	default:
+		p.Summary = t.Input
+	}
+	return &conv.Dialog{ToolID: t.ID, Kind: conv.DialogPermission, Permission: p, Answerable: true}
 }
 
 // busyHint is what the TUI's status line shows while the agent works.

@@ -91,6 +91,32 @@ func (g PlanGeometry) ForDialog(d *conv.Dialog) PlanGeometry {
 	return out
 }
 
+// planOptions says what each plan picker row does, for clients: roles by
+// label (planRowRole), and for an approving row the way the agent goes on
+// when its label says (auto mode, accepting edits: the agent carries on by
+// itself; manually approving edits: it asks before each).
+func planOptions(rows []string) []conv.PlanOption {
+	out := make([]conv.PlanOption, len(rows))
+	for i, r := range rows {
+		o := conv.PlanOption{Label: r, Role: conv.PlanOther}
+		switch planRowRole(r) {
+		case "approve":
+			o.Role = conv.PlanApprove
+			l := strings.ToLower(r)
+			switch {
+			case strings.Contains(l, "manual"):
+				o.Mode = conv.ApprovalManual
+			case strings.Contains(l, "auto mode"), strings.Contains(l, "auto-accept"), strings.Contains(l, "accept edits"):
+				o.Mode = conv.ApprovalAuto
+			}
+		case "feedback":
+			o.Role = conv.PlanFeedback
+		}
+		out[i] = o
+	}
+	return out
+}
+
 // IsApprove reports whether row i approves the plan.
 func (g PlanGeometry) IsApprove(i int) bool { return slices.Contains(g.Approve, i) }
 

@@ -21,6 +21,15 @@ import (
 // Name is the provider id runs and sessions of the Codex CLI carry.
 const Name = "codex"
 
+// LooksLikeRollout reports whether head, the first bytes of a file, starts
+// like a rollout: a JSON line whose first keys are timestamp and ordinal
+// (Claude Code's transcript lines start otherwise).
+func LooksLikeRollout(head []byte) bool {
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	line = bytes.TrimSpace(line)
+	return bytes.HasPrefix(line, []byte(`{"timestamp":`)) && bytes.Contains(line, []byte(`,"ordinal":`))
+}
+
 // History discovers the Codex sessions kept under a sessions folder
 // ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<uuid>.jsonl). Each
 // file's project path and title are read once per (size, mtime) and

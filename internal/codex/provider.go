@@ -3,8 +3,10 @@ package codex
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"lab/internal/agent"
@@ -14,8 +16,13 @@ import (
 // Provider is the Codex CLI as lab drives it (agent.Provider).
 type Provider struct {
 	// CodexHome is the CODEX_HOME the runs share ("" for the CLI's own
-	// default, $CODEX_HOME or ~/.codex): where History looks.
+	// default, $CODEX_HOME or ~/.codex): where History looks, and what
+	// runs get as CODEX_HOME when set.
 	CodexHome string
+	// Env is added to every run's environment (the demo's API key).
+	Env map[string]string
+	// Config are -c overrides given to every run (key=value, TOML).
+	Config []string
 }
 
 // New returns the Codex provider over codexHome ("" for the default).
@@ -23,13 +30,14 @@ func New(codexHome string) Provider { return Provider{CodexHome: codexHome} }
 
 var _ agent.Provider = Provider{}
 
-// modes are the sandbox modes a run may choose; every run asks for
-// approval on request. Plan mode is not a start flag on 0.171.0 (the TUI
-// enters it with shift+tab), so it is not offered here.
+// modes are the sandbox modes a run may choose, and Plan mode (in the
+// workspace sandbox); every run asks for approval on request. Plan mode is
+// not a start flag on 0.171.0: the run's opening enters it (planOpening).
 var modes = []conv.PermissionMode{
 	{Value: SandboxWorkspaceWrite, Label: "Workspace", Help: "edits files in the folder and runs commands in a sandbox; asks before anything beyond it"},
 	{Value: SandboxReadOnly, Label: "Read only", Help: "reads freely; asks before any edit or command that writes"},
 	{Value: SandboxFullAccess, Label: "Full access", Help: "no sandbox: edits and runs anything; asks only when the agent chooses to"},
+	{Value: ModePlan, Label: "Plan first", Help: "plans in the workspace sandbox, then asks you to approve the plan"},
 }
 
 // Info names the provider and its modes.
@@ -54,8 +62,8 @@ func (Provider) Version(ctx context.Context, bin string) (string, error) {
 // CheckStart validates the sandbox mode (the request's permission mode)
 // and the model.
 func (Provider) CheckStart(req conv.StartRequest, euid int) error {
-	if req.PermissionMode != "" && !ValidSandbox(req.PermissionMode) {
-		return conv.Errorf(conv.EInvalid, "unknown mode %q for Codex; want one of %s", req.PermissionMode, strings.Join(SandboxModes, ", "))
+	if req.PermissionMode != "" && req.PermissionMode != ModePlan && !ValidSandbox(req.PermissionMode) {
+		return conv.Errorf(conv.EInvalid, "unknown mode %q for Codex; want one of %s, %s", req.PermissionMode, strings.Join(SandboxModes, ", "), ModePlan)
 	}
 	if req.Model != "" && !ValidModel(req.Model) {
 		return conv.Errorf(conv.EInvalid, "invalid model name %q", req.Model)
@@ -69,8 +77,9 @@ func (Provider) CheckStart(req conv.StartRequest, euid int) error {
 // Prepare makes the run's spool folder and returns the command line: the
 // hooks as session flags spooling into RunDir/spool, the folder trusted
 // for this process when asked, the sandbox and approval policy. Nothing is
-// written into the operator's CODEX_HOME.
-func (Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, error) {
+// written into the operator's CODEX_HOME. A run in Plan mode gets its
+// prompt typed by its opening, after the mode switch.
+func (p Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, error) {
 	spool := filepath.Join(spec.RunDir, "spool")
 	if err := os.MkdirAll(spool, 0o700); err != nil {
 		return agent.Command{}, conv.Wrap(conv.EInternal, err, "create the run's hook spool")
@@ -80,14 +89,27 @@ func (Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, 
 		return agent.Command{}, conv.Wrap(conv.EInternal, err, "the run's hook flags")
 	}
 	r := spec.Request
-	o := SpawnOptions{Bin: spec.Bin, Sandbox: r.PermissionMode, Model: r.Model, Hooks: hooks, ResumeID: r.Resume, Prompt: r.Prompt}
+	o := SpawnOptions{Bin: spec.Bin, Sandbox: r.PermissionMode, Model: r.Model, Hooks: hooks, Config: p.Config, ResumeID: r.Resume, Prompt: r.Prompt}
+	var cmd agent.Command
+	if r.PermissionMode == ModePlan {
+		o.Sandbox, o.Prompt = SandboxWorkspaceWrite, ""
+		cmd.Opening = planOpening(r.Prompt)
+	}
 	if spec.SeedTrust {
 		o.Trust = []string{spec.Cwd}
 		if real, err := filepath.EvalSymlinks(spec.Cwd); err == nil && real != spec.Cwd {
 			o.Trust = append(o.Trust, real)
 		}
 	}
-	return agent.Command{Argv: SpawnArgv(o)}, nil
+	cmd.Argv = SpawnArgv(o)
+	cmd.Env = maps.Clone(p.Env)
+	if p.CodexHome != "" {
+		if cmd.Env == nil {
+			cmd.Env = map[string]string{}
+		}
+		cmd.Env["CODEX_HOME"] = p.CodexHome
+	}
+	return cmd, nil
 }
 
 // NewFold returns an empty rollout fold.
@@ -129,23 +151,26 @@ func (driver) Rewind(capture string, fresh agent.Check) int {
 	return rewindRows(ParseScreen(capture), e)
 }
 
-// Dress fills a plan's approval rows from the pane and reports whether the
-// pane shows d's picker.
+// Dress fills a plan's approval rows from the pane (0.171.0's rows when
+// the pane does not show them) and reports whether the pane shows d's
+// picker.
 func (driver) Dress(d *conv.Dialog, capture string) bool {
 	s := ParseScreen(capture)
 	switch d.Kind {
 	case conv.DialogPlan:
-		if s.Kind != ScreenPlan {
-			return false
-		}
 		rows := make([]string, 0, len(s.Rows))
 		for _, r := range s.Rows {
 			if planRoleOfLabel(r.Label) == PlanUnknown {
-				return false
+				rows = nil
+				break
 			}
 			rows = append(rows, r.Label)
 		}
-		d.PlanRows = rows
+		if s.Kind != ScreenPlan || len(rows) == 0 {
+			d.PlanRows, d.PlanOptions = slices.Clone(DefaultPlanRows), planOptions(DefaultPlanRows)
+			return false
+		}
+		d.PlanRows, d.PlanOptions = rows, planOptions(rows)
 		return true
 	case conv.DialogQuestion:
 		return s.Kind == ScreenQuestion
@@ -153,6 +178,21 @@ func (driver) Dress(d *conv.Dialog, capture string) bool {
 		return dressPermission(d, s)
 	}
 	return false
+}
+
+// Unannounced is the permission dialog of a running call no hook
+// announced: a command, a patch (the files it names) or a summary.
+func (driver) Unannounced(t *conv.ToolCall) *conv.Dialog {
+	p := &conv.Permission{Tool: t.Name, Options: []conv.PermissionOption{}}
+	switch t.Name {
+	case ToolExecCommand, "local_shell":
+		p.Command = t.Input
+	case ToolApplyPatch:
+		p.Path = t.Input
+	default:
+		p.Summary = t.Input
+	}
+	return &conv.Dialog{ToolID: t.ID, Kind: conv.DialogPermission, Permission: p, Answerable: true}
 }
 
 // busyHint is what the TUI shows while a turn runs and no text streams

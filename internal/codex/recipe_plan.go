@@ -1,6 +1,10 @@
 package codex
 
-import "strings"
+import (
+	"strings"
+
+	"lab/internal/conv"
+)
 
 // PlanRole is what a row of the "Implement this plan?" picker does.
 type PlanRole string
@@ -41,4 +45,25 @@ func PlanRoleOf(rows []string, i int) PlanRole {
 		return PlanUnknown
 	}
 	return planRoleOfLabel(rows[i])
+}
+
+// planOptions says what each plan picker row does, for clients: both
+// "Yes" rows approve (one implements in a fresh thread, its context
+// cleared); staying in Plan mode takes the feedback that becomes the next
+// prompt.
+func planOptions(rows []string) []conv.PlanOption {
+	out := make([]conv.PlanOption, len(rows))
+	for i, r := range rows {
+		o := conv.PlanOption{Label: r, Role: conv.PlanOther}
+		switch planRoleOfLabel(r) {
+		case PlanApprove:
+			o.Role = conv.PlanApprove
+		case PlanApproveFresh:
+			o.Role, o.Mode = conv.PlanApprove, conv.ApprovalFresh
+		case PlanStay:
+			o.Role = conv.PlanFeedback
+		}
+		out[i] = o
+	}
+	return out
 }

@@ -51,6 +51,7 @@ type SpawnOptions struct {
 	Model    string   // --model, optional
 	Hooks    []string // HookArgs(spoolDir), optional
 	Trust    []string // folders to run as trusted (TrustArgs), optional
+	Config   []string // more -c overrides (key=value), optional
 	ResumeID string   // resume this session instead of starting one
 	Prompt   string   // the first prompt, optional
 }
@@ -63,6 +64,9 @@ func SpawnArgv(o SpawnOptions) []string {
 	argv := []string{o.Bin, "-c", "disable_paste_burst=true"}
 	argv = append(argv, o.Hooks...)
 	argv = append(argv, TrustArgs(o.Trust...)...)
+	for _, c := range o.Config {
+		argv = append(argv, "-c", c)
+	}
 	sandbox := o.Sandbox
 	if sandbox == "" {
 		sandbox = SandboxWorkspaceWrite

@@ -74,7 +74,8 @@ func TestProviderPrepare(t *testing.T) {
 		req  conv.StartRequest
 		want conv.ErrorKind
 	}{
-		{conv.StartRequest{PermissionMode: "plan"}, conv.EInvalid},
+		{conv.StartRequest{PermissionMode: "plan"}, ""},
+		{conv.StartRequest{PermissionMode: "auto"}, conv.EInvalid},
 		{conv.StartRequest{Model: "-x"}, conv.EInvalid},
 		{conv.StartRequest{PermissionMode: SandboxFullAccess, Model: "o3"}, ""},
 		{conv.StartRequest{Resume: "01a22fba-9629-7da0-8e81-2e10e4f33449"}, ""},
@@ -89,7 +90,46 @@ func TestProviderPrepare(t *testing.T) {
 	if err != nil || !strings.HasSuffix(strings.Join(cmd.Argv, " "), "resume 01a22fba-9629-7da0-8e81-2e10e4f33449 -- go on") {
 		t.Fatalf("resume argv %q, %v", cmd.Argv, err)
 	}
-	if info := p.Info(); info.Name != Name || info.DefaultMode != SandboxWorkspaceWrite || len(info.Modes) != len(SandboxModes) || !info.Resume {
+	if info := p.Info(); info.Name != Name || info.DefaultMode != SandboxWorkspaceWrite || len(info.Modes) != len(SandboxModes)+1 || !info.Resume {
 		t.Errorf("Info = %+v", info)
+	}
+	if cmd.Opening != nil || cmd.Env != nil {
+		t.Errorf("a default run got an opening %v or environment %v", cmd.Opening, cmd.Env)
+	}
+}
+
+// A run in Plan mode starts without its prompt on the command line: its
+// opening switches the mode and then types it. A provider over a
+// CODEX_HOME gives it to the run, with its environment and overrides.
+func TestProviderPreparePlanMode(t *testing.T) {
+	p := Provider{CodexHome: "/srv/codex", Env: map[string]string{"K": "v"}, Config: []string{`model_providers.local.base_url="http://x/v1"`}}
+	cwd := t.TempDir()
+	cmd, err := p.Prepare(context.Background(), agent.Launch{Bin: "/bin/codex", RunDir: t.TempDir(), Cwd: cwd,
+		Request: conv.StartRequest{Cwd: cwd, Prompt: "lab:plan go", PermissionMode: ModePlan}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := strings.Join(cmd.Argv, " ")
+	if strings.Contains(argv, "lab:plan") || !strings.Contains(argv, "--sandbox workspace-write") || !strings.Contains(argv, `-c model_providers.local.base_url="http://x/v1"`) {
+		t.Errorf("argv %s; want the workspace sandbox, the override and no prompt", argv)
+	}
+	if cmd.Env["CODEX_HOME"] != "/srv/codex" || cmd.Env["K"] != "v" {
+		t.Errorf("env %v", cmd.Env)
+	}
+	var keys []string
+	pasted := ""
+	for _, s := range cmd.Opening {
+		switch s.Kind {
+		case agent.StepKey:
+			keys = append(keys, s.Key)
+			if s.Until == nil {
+				t.Errorf("key %s has no Until: a dropped key would never be sent again", s.Key)
+			}
+		case agent.StepPaste:
+			pasted = s.Text
+		}
+	}
+	if strings.Join(keys, " ") != "BTab Enter" || pasted != "lab:plan go" || !cmd.Opening[len(cmd.Opening)-1].Commit {
+		t.Errorf("opening %v; want BTab, the prompt pasted, Enter committing", cmd.Opening)
 	}
 }

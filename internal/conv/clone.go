@@ -17,6 +17,7 @@ func (d *Dialog) Clone() *Dialog {
 		}
 	}
 	c.PlanRows = slices.Clone(d.PlanRows)
+	c.PlanOptions = slices.Clone(d.PlanOptions)
 	if d.Permission != nil {
 		p := *d.Permission
 		p.Options = slices.Clone(d.Permission.Options)

@@ -1,8 +1,9 @@
 // Package conv holds lab's provider-neutral conversation types: the messages
 // a chat shows, the dialogs an agent asks, their outcomes and the derived
 // conversational state. It does no I/O and imports nothing else of lab's, so
-// every adapter (the Claude Code fold, the HTTP API, the store) meets the
-// others only through these types.
+// every adapter (an agent CLI's fold, the HTTP API, the store) meets the
+// others only through these types. Nothing here names one CLI's tools,
+// fields or wording: a test pins that.
 package conv
 
 import "time"
@@ -111,14 +112,17 @@ const (
 // only ever pending: its decision shows on the tool's chip). Prompt texts,
 // the plan, commands and diffs are never truncated.
 type Dialog struct {
-	ToolID     string      `json:"tool_id"`
-	Kind       DialogKind  `json:"kind"`
-	Questions  []Question  `json:"questions,omitempty"`
-	Plan       string      `json:"plan,omitempty"`
-	PlanRows   []string    `json:"plan_rows,omitempty"` // approval picker rows, when known
-	Permission *Permission `json:"permission,omitempty"`
-	Answerable bool        `json:"answerable"`
-	Outcome    *Outcome    `json:"outcome"`
+	ToolID    string     `json:"tool_id"`
+	Kind      DialogKind `json:"kind"`
+	Questions []Question `json:"questions,omitempty"`
+	Plan      string     `json:"plan,omitempty"`
+	PlanRows  []string   `json:"plan_rows,omitempty"` // approval picker rows (labels), when known
+	// PlanOptions are the same rows with what each one does, so a client
+	// offers them without knowing any CLI's wording.
+	PlanOptions []PlanOption `json:"plan_options,omitempty"`
+	Permission  *Permission  `json:"permission,omitempty"`
+	Answerable  bool         `json:"answerable"`
+	Outcome     *Outcome     `json:"outcome"`
 }
 
 // Permission is what a permission prompt asks: may the agent make this
@@ -197,6 +201,26 @@ type Outcome struct {
 const (
 	ApprovalAuto   = "auto"   // the agent proceeds on its own, checking risky actions itself
 	ApprovalManual = "manual" // the agent asks before each edit
+	ApprovalFresh  = "fresh"  // the agent implements it in a new conversation, its context cleared
+)
+
+// PlanOption is one row of a plan approval picker: the label as the CLI
+// shows it and what choosing it does.
+type PlanOption struct {
+	Label string   `json:"label"`
+	Role  PlanRole `json:"role"`
+	// Mode says how the agent goes on after an approving row (one of the
+	// Approval* modes), "" when the row does not say.
+	Mode string `json:"mode,omitempty"`
+}
+
+// PlanRole says what a plan picker row does.
+type PlanRole string
+
+const (
+	PlanApprove  PlanRole = "approve"  // approves the plan
+	PlanFeedback PlanRole = "feedback" // keeps planning; takes the operator's feedback (required)
+	PlanOther    PlanRole = "other"    // lab does not choose it: answer it at the terminal
 )
 
 // QuestionResult is the recorded answer to one question: the listed labels

@@ -5,7 +5,7 @@ import "time"
 // Run is an agent CLI process lab started (or adopted) in tmux.
 type Run struct {
 	ID             string     `json:"id"`
-	Provider       string     `json:"provider"` // which agent CLI: "claude", …
+	Provider       string     `json:"provider"` // which agent CLI: a ProviderInfo.Name
 	Cwd            string     `json:"cwd"`
 	Title          string     `json:"title"` // first prompt, else the directory name
 	Model          string     `json:"model,omitempty"`
@@ -98,8 +98,8 @@ const (
 
 // ProviderInfo describes one agent CLI lab can run.
 type ProviderInfo struct {
-	Name  string `json:"name"`  // the id runs carry: "claude", …
-	Label string `json:"label"` // for people: "Claude Code"
+	Name  string `json:"name"`  // the id runs and sessions carry
+	Label string `json:"label"` // the CLI's name for people
 	// Modes are the permission modes a new run may choose, the CLI's
 	// default first when it has one.
 	Modes       []PermissionMode `json:"modes"`

@@ -7,9 +7,11 @@ import (
 )
 
 // Scenario is one scripted conversation a demo server's model plays: a
-// prompt containing Keyword starts it. PermissionMode is the mode it
-// needs to behave as described, "" when any works.
+// prompt containing Keyword starts it in a run of Provider (a
+// ProviderInfo.Name). PermissionMode is the mode it needs to behave as
+// described, "" when any works.
 type Scenario struct {
+	Provider       string `json:"provider"`
 	Keyword        string `json:"keyword"`
 	Summary        string `json:"summary"`
 	PermissionMode string `json:"permission_mode,omitempty"`

@@ -83,7 +83,7 @@ func TestStartWatchAnswersTheTrustScreen(t *testing.T) {
 		_, gate := drv.Gate(pane, dir)
 		return gate
 	})
-	f.svc.watchStart(rec, drv)
+	f.svc.watchStart(rec, drv, nil)
 	pane, _ := f.svc.Tmux().Capture(ctx, target)
 	if _, ok := drv.Prompt(pane); !ok {
 		t.Fatalf("after the start watch the CLI is not at its prompt:\n%s", pane)

@@ -145,8 +145,11 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "could not start the CLI in tmux")
 	}
 	s.log.Info("run started", "run", id, "provider", info.Name, "cwd", req.Cwd, "mode", req.PermissionMode, "model", req.Model, "cli", version)
-	if s.cfg.SeedTrust {
-		go s.watchStart(rec, p.NewDriver(version))
+	switch {
+	case s.cfg.SeedTrust:
+		go s.watchStart(rec, p.NewDriver(version), cmd.Opening)
+	case len(cmd.Opening) > 0:
+		go s.open(rec, cmd.Opening)
 	}
 	s.changed(id)
 	return s.Get(ctx, id)

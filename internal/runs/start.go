@@ -31,7 +31,11 @@ const (
 // (the driver checks the cursor row before each key). Any other screen
 // ends the watch; a screen lab does not understand is the chat layer's to
 // report.
-func (s *Service) watchStart(rec store.RunRecord, drv agent.Driver) {
+func (s *Service) watchStart(rec store.RunRecord, drv agent.Driver, opening []agent.Step) {
+	if len(opening) > 0 {
+		// Past the start-up screens the opening plays.
+		defer s.open(rec, opening)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), startWatch)
 	defer cancel()
 	target := paneTarget(rec.TmuxSession)
