@@ -38,7 +38,7 @@ func TestImportsNothingOfOurs(t *testing.T) {
 }
 
 func TestContentHashTracksVisibleContent(t *testing.T) {
-	tool := Message{Seq: 3, Kind: KindTool, Tool: &ToolCall{ID: "t1", Name: "Bash", Input: "ls", Status: ToolRunning}}
+	tool := Message{Seq: 3, Kind: KindTool, Tool: &ToolCall{ID: "t1", Name: "RunCommand", Input: "ls", Status: ToolRunning}}
 	tool.SetHash()
 	running := tool.ContentHash
 	moved := tool
@@ -47,7 +47,7 @@ func TestContentHashTracksVisibleContent(t *testing.T) {
 	if moved.ContentHash != running {
 		t.Fatalf("hash changed with seq alone: %s vs %s", moved.ContentHash, running)
 	}
-	tool.Tool = &ToolCall{ID: "t1", Name: "Bash", Input: "ls", Status: ToolOK, Output: "a.go"}
+	tool.Tool = &ToolCall{ID: "t1", Name: "RunCommand", Input: "ls", Status: ToolOK, Output: "a.go"}
 	tool.SetHash()
 	if tool.ContentHash == running {
 		t.Fatal("hash did not change when the tool got its result")

@@ -55,8 +55,19 @@ export interface QuestionResult {
   other_text?: string;
 }
 
-/** How the agent goes on after an approved plan, when the record shows it. */
-export type ApprovalMode = "auto" | "manual";
+/** How the agent goes on after an approved plan, when the record shows it: by itself, asking before each edit, or in a new conversation. */
+export type ApprovalMode = "auto" | "manual" | "fresh";
+
+/** What a plan picker row does (conv.PlanRole). */
+export type PlanRole = "approve" | "feedback" | "other";
+
+/** One row of a plan approval picker, with what it does (conv.PlanOption). */
+export interface PlanOption {
+  label: string;
+  role: PlanRole;
+  /** How the agent goes on after this approving row, when the row says. */
+  mode?: ApprovalMode;
+}
 
 export interface Outcome {
   dismissed: boolean;
@@ -95,6 +106,8 @@ export interface Dialog {
   questions?: Question[];
   plan?: string;
   plan_rows?: string[];
+  /** The plan picker's rows with what each does; the server always sends them for a pending plan. */
+  plan_options?: PlanOption[];
   permission?: Permission;
   answerable: boolean;
   outcome: Outcome | null;
@@ -205,8 +218,9 @@ export interface Session {
   last_activity?: string;
 }
 
-/** A scripted conversation of the demo's model (GET /demo/scenarios). */
+/** A scripted conversation of the demo's model (GET /demo/scenarios), for runs of one provider. */
 export interface Scenario {
+  provider: string;
   keyword: string;
   summary: string;
   permission_mode?: string;

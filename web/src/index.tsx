@@ -2,5 +2,6 @@
 import { render } from "solid-js/web";
 import { App } from "./App";
 import "./styles/base.css";
+import "./styles/providers.css";
 
 render(() => <App />, document.getElementById("app")!);

@@ -90,7 +90,13 @@ export const shapes = {
     kind: "plan",
     answerable: true,
     outcome: null,
+    // As the server sends a pending plan: the CLI's labels, lab's roles.
     plan_rows: ["Yes, and use auto mode", "Yes, manually approve edits", "Tell Claude what to change"],
+    plan_options: [
+      { label: "Yes, and use auto mode", role: "approve", mode: "auto" },
+      { label: "Yes, manually approve edits", role: "approve", mode: "manual" },
+      { label: "Tell Claude what to change", role: "feedback" },
+    ],
     plan:
       "# Plan: add a history search\n\n" +
       "## Steps\n\n" +
@@ -102,9 +108,9 @@ export const shapes = {
 /** outcomeOf computes what the transcript would record for an answer. */
 function outcomeOf(d, a) {
   if (d.kind === "plan") {
-    const row = d.plan_rows?.[a.option] ?? "";
+    const row = d.plan_options?.[a.option];
     // As the fold reads it from what the CLI writes after each row.
-    if (/^yes/i.test(row)) return { dismissed: false, approved: true, approval_mode: /auto mode/i.test(row) ? "auto" : "manual" };
+    if (row?.role === "approve") return { dismissed: false, approved: true, approval_mode: row.mode };
     return { dismissed: false, approved: false, feedback: a.feedback ?? "" };
   }
   return {

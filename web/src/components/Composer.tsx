@@ -75,7 +75,7 @@ export function Composer(props: ComposerProps) {
         </Match>
         <Match when={props.state === "question"}>
           <div class="note-line locked" data-composer="locked">
-            <span class="grow muted">Claude waits for input at the terminal.</span>
+            <span class="grow muted">The agent waits for input at the terminal.</span>
             {interrupt}
           </div>
         </Match>

@@ -1,12 +1,12 @@
 // On a demo server, the scripted model's keywords as chips under the
-// prompt: a tap adds the keyword to the prompt (and picks the permission
-// mode the scenario needs). On a real server the list is empty and
-// nothing shows.
+// prompt, those of the chosen provider: a tap adds the keyword to the
+// prompt (and picks the permission mode the scenario needs). On a real
+// server the list is empty and nothing shows.
 
 import { createSignal, For, onMount, Show } from "solid-js";
 import { api, type Scenario } from "../api";
 
-export function DemoScenarios(props: { onPick: (s: Scenario) => void }) {
+export function DemoScenarios(props: { provider: string; onPick: (s: Scenario) => void }) {
   const [list, setList] = createSignal<Scenario[]>([]);
   onMount(async () => {
     try {
@@ -15,12 +15,18 @@ export function DemoScenarios(props: { onPick: (s: Scenario) => void }) {
       /* not a demo (404), or offline: no chips */
     }
   });
+  /** The chosen provider's scenarios ("" while the providers are not known: the first provider's). */
+  const shown = () => {
+    const all = list();
+    const p = props.provider || all[0]?.provider;
+    return all.filter((s) => !s.provider || s.provider === p);
+  };
   return (
-    <Show when={list().length > 0}>
+    <Show when={shown().length > 0}>
       <div class="scenarios" data-testid="scenarios">
         <div class="small muted">Demo: a keyword in the prompt picks what the scripted model does.</div>
         <div class="chips" role="list" aria-label="Demo scenarios">
-          <For each={list()}>
+          <For each={shown()}>
             {(s) => (
               <button type="button" class="chip" role="listitem" title={s.summary} onClick={() => props.onPick(s)} data-keyword={s.keyword}>
                 {s.keyword}

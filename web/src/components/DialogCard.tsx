@@ -104,7 +104,7 @@ function PermissionAsk(props: CardProps) {
 function ReadOnlyCard(props: { d: Dialog }) {
   return (
     <>
-      <div class="card-head">{props.d.kind === "plan" ? "Plan waiting for approval" : props.d.kind === "permission" ? "Claude asks for permission" : "Claude asks"}</div>
+      <div class="card-head">{props.d.kind === "plan" ? "Plan waiting for approval" : props.d.kind === "permission" ? "The agent asks for permission" : "The agent asks"}</div>
       <Show when={props.d.permission?.command}>
         <pre class="code wrap">{props.d.permission!.command}</pre>
       </Show>
@@ -146,6 +146,9 @@ function PlanCard(props: CardProps) {
           )}
         </For>
       </div>
+      <Show when={rows().every((r) => r.role === "other")}>
+        <p class="muted">lab cannot tell what this picker's rows do: answer it at the terminal.</p>
+      </Show>
       <Show when={fbRow()}>
         <div class="reject">
           <label class="reject-label" for={`fb-${props.d.tool_id}`}>
@@ -212,7 +215,7 @@ function QuestionCard(props: CardProps) {
   return (
     <>
       <div class="card-head">
-        Claude asks
+        The agent asks
         <Show when={form()}>
           <span class="muted small">
             {" "}

@@ -83,12 +83,12 @@ export function PermissionCard(props: CardProps & { send: (build: () => Answer) 
         <div class="reject">
           <label class="reject-label" for={`deny-${props.d.tool_id}`}>
             Deny
-            <span class="opt-desc">optionally tell Claude what to do differently</span>
+            <span class="opt-desc">optionally tell the agent what to do differently</span>
           </label>
           <input
             id={`deny-${props.d.tool_id}`}
             type="text"
-            placeholder="What should Claude do instead?"
+            placeholder="What should it do instead?"
             value={feedback()}
             disabled={props.sending()}
             onInput={(e) => setFeedback(e.currentTarget.value)}

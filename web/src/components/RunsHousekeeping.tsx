@@ -64,7 +64,7 @@ export function RunsHousekeeping(props: { runs: Run[]; onChanged: () => void }) 
               <strong>
                 Stop {list().length} idle run{list().length === 1 ? "" : "s"}?
               </strong>{" "}
-              Their Claude Code processes end; the chats stay.
+              Their CLI processes end; the chats stay.
               <ul class="hk-names">
                 <For each={list()}>{(r) => <li>{r.title || baseName(r.cwd)}</li>}</For>
               </ul>

@@ -74,7 +74,7 @@ describe("question payloads", () => {
 });
 
 describe("plan payloads", () => {
-  it("default rows of 2.1.328", () => {
+  it("rows with the roles the server sent", () => {
     expect(planRows(plan("p1")).map((r) => r.role)).toEqual(["approve", "approve", "feedback"]);
   });
   it("approve auto and approve with review", () => {
@@ -84,10 +84,29 @@ describe("plan payloads", () => {
   it("reject with feedback targets the feedback row", () => {
     expect(planReject(plan("p1"), "use SQLite")).toEqual({ tool_id: "p1", option: 2, feedback: "use SQLite" });
   });
-  it("older four-row picker finds the feedback row by its label", () => {
-    const d = plan("p1", null, ["Yes, auto-accept edits", "Yes, manually approve edits", "No, refine with Ultraplan", "No, keep planning (tell Claude what to change)"]);
+  it("a four-row picker finds the feedback row by its role, whatever its place", () => {
+    const d = plan("p1", null, [
+      { label: "Yes, auto-accept edits", role: "approve", mode: "auto" },
+      { label: "Yes, manually approve edits", role: "approve", mode: "manual" },
+      { label: "No, refine elsewhere", role: "other" },
+      { label: "No, keep planning", role: "feedback" },
+    ]);
     expect(planRows(d).map((r) => r.role)).toEqual(["approve", "approve", "other", "feedback"]);
     expect(planReject(d, "x").option).toBe(3);
+  });
+  it("a picker that implements in a fresh conversation, and keeps planning with feedback", () => {
+    const d = plan("p1", null, [
+      { label: "Yes, implement this plan", role: "approve" },
+      { label: "Yes, clear context and implement", role: "approve", mode: "fresh" },
+      { label: "No, stay in Plan mode", role: "feedback" },
+    ]);
+    expect(planRows(d).map((r) => r.plain)).toEqual(["Approve", "Approve, and implement it in a fresh conversation", "Ask for changes"]);
+    expect(planReject(d, "smaller").option).toBe(2);
+  });
+  it("rows sent without roles are offered to no one", () => {
+    const d: ReturnType<typeof plan> = { ...plan("p1"), plan_options: undefined, plan_rows: ["Yes", "No"] };
+    expect(planRows(d).map((r) => r.role)).toEqual(["other", "other"]);
+    expect(() => planReject(d, "x")).toThrow(/no feedback row/);
   });
   it("rejecting needs feedback text", () => {
     expect(() => planReject(plan("p1"), "  ")).toThrow(/what to change/);
@@ -131,22 +150,22 @@ describe("summaries of answered dialogs", () => {
 });
 
 describe("plan rows in plain words", () => {
-  test("2.1.328's rows get plain labels, the CLI's words kept as detail", () => {
+  test("rows get plain labels from their roles and modes, the CLI's words kept as detail", () => {
     const rows = planRows(plan("tu_p"));
     expect(rows.map((r) => [r.role, r.plain, r.label])).toEqual([
-      ["approve", "Approve, and let it carry on by itself", "Yes, and use auto mode"],
-      ["approve", "Approve, and ask me before each edit", "Yes, manually approve edits"],
-      ["feedback", "Ask for changes", "Tell Claude what to change"],
+      ["approve", "Approve, and let it carry on by itself", "Yes, and carry on"],
+      ["approve", "Approve, and ask me before each edit", "Yes, ask before edits"],
+      ["feedback", "Ask for changes", "Say what to change"],
     ]);
   });
-  test("other wordings", () => {
-    expect(plainPlanRow("Yes, and auto-accept edits", "approve")).toBe("Approve, and accept its edits without asking");
-    expect(plainPlanRow("Yes", "approve")).toBe("Approve");
-    expect(plainPlanRow("No, refine with Ultraplan", "other")).toBe("No, refine with Ultraplan");
+  test("a row of no known mode, and one lab does not choose", () => {
+    expect(plainPlanRow({ label: "Yes", role: "approve" })).toBe("Approve");
+    expect(plainPlanRow({ label: "No, refine elsewhere", role: "other" })).toBe("No, refine elsewhere");
   });
   test("the answered plan says which approval was taken", () => {
     expect(approvalText({ dismissed: false, approved: true, approval_mode: "auto" })).toBe("approved · carries on by itself");
     expect(approvalText({ dismissed: false, approved: true, approval_mode: "manual" })).toBe("approved · asks before each edit");
+    expect(approvalText({ dismissed: false, approved: true, approval_mode: "fresh" })).toBe("approved · implemented in a fresh conversation");
     expect(approvalText({ dismissed: false, approved: true })).toBe("approved");
   });
 });

@@ -2,7 +2,7 @@
 // compact summaries of answered dialogs. Pure: the card components keep a
 // Draft in a signal and call these.
 
-import type { Answer, Dialog, Outcome, Question, QuestionAnswer } from "../api";
+import type { Answer, Dialog, Outcome, PlanOption, PlanRole, Question, QuestionAnswer } from "../api";
 
 /** Pick is the operator's choice for one question. */
 export interface Pick {
@@ -71,42 +71,40 @@ export function questionAnswer(d: Dialog, picks: readonly (Pick | undefined)[]):
   return { tool_id: d.tool_id, answers };
 }
 
-/** The approval rows of Claude Code 2.1.328's plan picker, used when the server does not list them. */
-export const defaultPlanRows = ["Yes, and use auto mode", "Yes, manually approve edits", "Tell Claude what to change"];
-
 export interface PlanRow {
   index: number;
   /** The row as the CLI words it. */
   label: string;
   /** What the row does, in plain words; the CLI's wording goes beside it as detail. */
   plain: string;
-  /** approve: approves the plan; feedback: rejects it with typed feedback; other: a plain row. */
-  role: "approve" | "feedback" | "other";
-}
-
-/** planRows lists a plan dialog's picker rows with what each one does. */
-export function planRows(d: Dialog): PlanRow[] {
-  const rows = d.plan_rows && d.plan_rows.length > 0 ? d.plan_rows : defaultPlanRows;
-  return rows.map((label, index) => {
-    let role: PlanRow["role"] = "other";
-    if (/^\s*yes\b/i.test(label)) role = "approve";
-    else if (/tell claude|what to change|feedback/i.test(label)) role = "feedback";
-    return { index, label, role, plain: plainPlanRow(label, role) };
-  });
+  /** approve: approves the plan; feedback: keeps planning with typed feedback; other: not chosen from here. */
+  role: PlanRole;
 }
 
 /**
- * plainPlanRow says what a plan picker row does without the CLI's terms
- * ("auto mode", "manually approve edits"): how the agent goes on once the
- * plan is approved.
+ * planRows lists a plan dialog's picker rows with what each one does, as
+ * the server says (plan_options). Rows it sent without roles are offered
+ * to no one: the card then says to answer at the terminal.
  */
-export function plainPlanRow(label: string, role: PlanRow["role"]): string {
-  if (role === "feedback") return "Ask for changes";
-  if (role !== "approve") return label;
-  if (/auto[- ]accept|accept edits/i.test(label)) return "Approve, and accept its edits without asking";
-  if (/auto mode/i.test(label)) return "Approve, and let it carry on by itself";
-  if (/manual/i.test(label)) return "Approve, and ask me before each edit";
-  return "Approve";
+export function planRows(d: Dialog): PlanRow[] {
+  const opts: PlanOption[] = d.plan_options ?? (d.plan_rows ?? []).map((label) => ({ label, role: "other" as PlanRole }));
+  return opts.map((o, index) => ({ index, label: o.label, role: o.role, plain: plainPlanRow(o) }));
+}
+
+/** plainPlanRow says what a plan picker row does without the CLI's terms: how the agent goes on once the plan is approved. */
+export function plainPlanRow(o: PlanOption): string {
+  if (o.role === "feedback") return "Ask for changes";
+  if (o.role !== "approve") return o.label;
+  switch (o.mode) {
+    case "auto":
+      return "Approve, and let it carry on by itself";
+    case "manual":
+      return "Approve, and ask me before each edit";
+    case "fresh":
+      return "Approve, and implement it in a fresh conversation";
+    default:
+      return "Approve";
+  }
 }
 
 /** approvalText says how an approved plan went on, when the outcome records it. */
@@ -116,6 +114,8 @@ export function approvalText(o: Outcome): string {
       return "approved · carries on by itself";
     case "manual":
       return "approved · asks before each edit";
+    case "fresh":
+      return "approved · implemented in a fresh conversation";
     default:
       return "approved";
   }

@@ -8,7 +8,7 @@ const bash: Dialog = {
   answerable: true,
   outcome: null,
   permission: {
-    tool: "Bash",
+    tool: "RunCommand",
     command: "touch x",
     options: [
       { label: "Yes", role: "allow_once" },

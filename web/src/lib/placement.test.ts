@@ -56,12 +56,12 @@ describe("permission prompts", () => {
     kind: "permission",
     answerable: true,
     outcome: null,
-    permission: { tool: "Bash", command: "touch x", options: [{ label: "Yes", role: "allow_once" }] },
+    permission: { tool: "RunCommand", command: "touch x", options: [{ label: "Yes", role: "allow_once" }] },
   });
   const chip = (seq: number, id: string, status: "running" | "ok" | "error"): Message => ({
     seq,
     kind: "tool",
-    tool: { id, name: "Bash", input: "touch x", status },
+    tool: { id, name: "RunCommand", input: "touch x", status },
     content_hash: "h" + seq + status,
   });
   it("go right after their running chip", () => {

@@ -1,6 +1,6 @@
 // Builders for unit tests: small messages and dialogs in the wire shape.
 
-import type { Dialog, Message, Outcome } from "../api";
+import type { Dialog, Message, Outcome, PlanOption } from "../api";
 
 export function text(seq: number, body = `m${seq}`, hash = `h${seq}`): Message {
   return { seq, kind: "text", role: "assistant", text: body, content_hash: hash };
@@ -41,6 +41,13 @@ export function form(toolId: string): Dialog {
   };
 }
 
-export function plan(toolId: string, outcome: Outcome | null = null, rows?: string[]): Dialog {
-  return { tool_id: toolId, kind: "plan", plan: "# Plan\n\n1. do it", answerable: true, outcome, plan_rows: rows };
+/** A plan picker's rows as a server sends them: labels in the CLI's words, roles and modes in lab's. */
+export const planOptions: PlanOption[] = [
+  { label: "Yes, and carry on", role: "approve", mode: "auto" },
+  { label: "Yes, ask before edits", role: "approve", mode: "manual" },
+  { label: "Say what to change", role: "feedback" },
+];
+
+export function plan(toolId: string, outcome: Outcome | null = null, options: PlanOption[] = planOptions): Dialog {
+  return { tool_id: toolId, kind: "plan", plan: "# Plan\n\n1. do it", answerable: true, outcome, plan_rows: options.map((o) => o.label), plan_options: options };
 }

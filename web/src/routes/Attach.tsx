@@ -1,4 +1,4 @@
-// Sessions started outside lab: every live Claude Code process on the
+// Sessions started outside lab: every live agent CLI process on the
 // machine that lab did not start (the operator ran it in a terminal), with
 // its folder, status and where it runs. Attaching makes a run that follows
 // it; one in tmux can be answered and replied to from here, one outside
@@ -61,7 +61,7 @@ export function Attach() {
         <Show when={items()} fallback={<p class="muted pad">Looking for sessions…</p>}>
           <Show
             when={items()!.length > 0}
-            fallback={<p class="muted pad">No Claude Code session is running outside lab on this machine.</p>}
+            fallback={<p class="muted pad">No agent CLI session is running outside lab on this machine.</p>}
           >
             <ul class="rows">
               <For each={items()}>

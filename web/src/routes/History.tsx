@@ -9,6 +9,7 @@ import { Header } from "../components/Header";
 import { sessionLine } from "../lib/heading";
 import { rememberHistory } from "../lib/lastsearch";
 import { linkHandler } from "../router";
+import { manyProviders, providerLabel } from "../providers";
 
 const pageSize = 50;
 
@@ -75,7 +76,15 @@ export function History() {
                     >
                       <div class="row-main">
                         <div class="row-title">{s.title || "(no prompt)"}</div>
-                        <div class="row-sub muted">{sessionLine(s)}</div>
+                        <div class="row-sub muted">
+                          <Show when={manyProviders() && s.provider}>
+                            <span class="provider" data-provider={s.provider}>
+                              {providerLabel(s.provider)}
+                            </span>{" "}
+                            ·{" "}
+                          </Show>
+                          {sessionLine(s)}
+                        </div>
                       </div>
                       <Show when={s.run_live}>
                         <span class="tag live" data-live-run={s.run_id}>

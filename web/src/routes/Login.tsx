@@ -63,7 +63,7 @@ export function Login(props: { setup: boolean; onDone: () => void }) {
         <h1>lab</h1>
         <Show
           when={props.setup}
-          fallback={<p class="muted">Sign in to steer your Claude Code runs.</p>}
+          fallback={<p class="muted">Sign in to steer your agent runs.</p>}
         >
           <p class="muted">First run: enter the setup token lab printed when it started, and choose a password.</p>
           <label>

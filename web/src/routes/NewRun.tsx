@@ -1,6 +1,7 @@
-// Starting a run: a folder (picked with suggestions, recent ones first), the
-// first prompt, the agent CLI (when the server runs more than one), the
-// model and the permission mode, each mode explained in a line.
+// Starting a run: the agent CLI (a choice of tiles when the server runs
+// more than one), a folder (picked with suggestions, recent ones first),
+// the first prompt, the model and the permission mode, each mode explained
+// in a line. Everything a provider offers comes from the server.
 
 import { createSignal, For, onMount, Show } from "solid-js";
 import { api, type ProviderInfo, type Scenario } from "../api";
@@ -8,19 +9,17 @@ import { DemoScenarios } from "../components/DemoScenarios";
 import { FolderPicker } from "../components/FolderPicker";
 import { Header } from "../components/Header";
 import { recentDirs } from "../lib/format";
+import { loadProviders } from "../providers";
 import { navigate } from "../router";
 
-/** Used until the server lists its providers (or when it cannot). */
-const fallbackProvider: ProviderInfo = {
-  name: "",
-  label: "Claude Code",
-  modes: [
-    { value: "auto", label: "Auto", help: "the CLI decides which actions need your approval" },
-    { value: "manual", label: "Manual", help: "asks before running commands and editing files" },
-    { value: "acceptEdits", label: "Accept edits", help: "edits files without asking; asks before commands" },
-    { value: "plan", label: "Plan first", help: "plans first, then asks you to approve the plan" },
-  ],
-};
+/** Used until the server lists its providers (or when it cannot): the server's default provider, its modes unknown. */
+const unknownProvider: ProviderInfo = { name: "", label: "", modes: [] };
+
+/** defaultModeOf says which mode a provider's runs start in unless another is chosen. */
+function defaultModeOf(p: ProviderInfo): string {
+  const m = p.modes.find((x) => x.value === p.default_mode);
+  return m ? `starts in ${m.label}` : "\u00a0";
+}
 
 export function NewRun() {
   const [cwd, setCwd] = createSignal("");
@@ -29,7 +28,7 @@ export function NewRun() {
   const [mode, setMode] = createSignal("");
   const [providers, setProviders] = createSignal<ProviderInfo[]>([]);
   const [provider, setProvider] = createSignal("");
-  const current = () => providers().find((p) => p.name === provider()) ?? providers()[0] ?? fallbackProvider;
+  const current = () => providers().find((p) => p.name === provider()) ?? providers()[0] ?? unknownProvider;
   const modes = () => current().modes;
   const modeHelp = () =>
     mode() === "" ? `the CLI's own default${current().default_mode ? ` (${current().default_mode})` : ""}` : (modes().find((m) => m.value === mode())?.help ?? "");
@@ -37,14 +36,13 @@ export function NewRun() {
   const [busy, setBusy] = createSignal(false);
 
   onMount(async () => {
-    api
-      .providers()
+    loadProviders()
       .then((ps) => {
         setProviders(ps);
         if (!provider() && ps[0]) setProvider(ps[0].name);
       })
       .catch(() => {
-        /* the fallback list works for Claude Code */
+        /* the server's default provider and its default mode still work */
       });
     try {
       const [runs, sessions] = await Promise.all([api.runs(), api.sessions("", 50, 0).then((s) => s.sessions ?? []).catch(() => [])]);
@@ -96,31 +94,41 @@ export function NewRun() {
             if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.isComposing) void submit(e);
           }}
         >
+          <Show when={providers().length > 1}>
+            <fieldset class="providers" data-testid="providers">
+              <legend>Agent</legend>
+              <div class="provider-tiles" role="radiogroup" aria-label="Agent">
+                <For each={providers()}>
+                  {(p) => (
+                    <label class={`provider-tile${p.name === current().name ? " chosen" : ""}`} data-provider={p.name}>
+                      <input
+                        type="radio"
+                        name="provider"
+                        value={p.name}
+                        checked={p.name === current().name}
+                        onChange={() => {
+                          setProvider(p.name);
+                          setMode("");
+                        }}
+                      />
+                      <span class="provider-name">{p.label}</span>
+                      <span class="muted small">{defaultModeOf(p)}</span>
+                    </label>
+                  )}
+                </For>
+              </div>
+            </fieldset>
+          </Show>
           <FolderPicker value={cwd()} onChange={setCwd} />
           <label>
             First prompt
-            <textarea name="prompt" rows={5} value={prompt()} onInput={(e) => setPrompt(e.currentTarget.value)} placeholder="What should Claude do?" />
+            <textarea name="prompt" rows={5} value={prompt()} onInput={(e) => setPrompt(e.currentTarget.value)} placeholder="What should the agent do?" />
           </label>
-          <DemoScenarios onPick={pickScenario} />
+          <DemoScenarios provider={current().name} onPick={pickScenario} />
           <label>
             Model
             <input name="model" value={model()} onInput={(e) => setModel(e.currentTarget.value)} placeholder="default" autocapitalize="off" spellcheck={false} />
           </label>
-          <Show when={providers().length > 1}>
-            <label>
-              Agent
-              <select
-                name="provider"
-                value={provider()}
-                onChange={(e) => {
-                  setProvider(e.currentTarget.value);
-                  setMode("");
-                }}
-              >
-                <For each={providers()}>{(p) => <option value={p.name}>{p.label}</option>}</For>
-              </select>
-            </label>
-          </Show>
           <label>
             Permission mode
             <select name="permission_mode" value={mode()} onChange={(e) => setMode(e.currentTarget.value)}>

@@ -13,6 +13,7 @@ import { EndedBar, ReadOnlyBar } from "../components/RunBars";
 import { StateBadge } from "../components/StateBadge";
 import { subscribe } from "../events";
 import { runHeading } from "../lib/heading";
+import { providerLabel } from "../providers";
 
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
@@ -37,6 +38,8 @@ export function RunChat(props: { id: string }) {
   const state = () => conv.state() ?? run()?.state ?? null;
   const heading = () => runHeading(run());
   const attached = () => run()?.attached;
+  /** agent names the run's CLI for people. */
+  const agent = () => providerLabel(run()?.provider) || "agent CLI";
 
   async function stop() {
     setStopError("");
@@ -60,6 +63,12 @@ export function RunChat(props: { id: string }) {
             <Show when={state()}>
               <StateBadge state={state()!} />{" "}
             </Show>
+            <Show when={run()?.provider}>
+              <span class="provider" data-provider={run()!.provider}>
+                {providerLabel(run()!.provider)}
+              </span>{" "}
+              ·{" "}
+            </Show>
             {heading().sub}
             {attached() ? ` · attached ${attached()!.pane ?? "read-only"}` : ""}
           </>
@@ -75,8 +84,8 @@ export function RunChat(props: { id: string }) {
         <div class="confirm" role="alertdialog" aria-label={attached() ? "Detach from this session?" : "Stop this run?"}>
           <span class="grow">
             {attached()
-              ? `Detach? Lab stops following this session; its Claude Code process (pid ${attached()!.pid}) keeps running.`
-              : "Stop this run? The Claude Code process will be ended."}
+              ? `Detach? Lab stops following this session; its ${agent()} process (pid ${attached()!.pid}) keeps running.`
+              : `Stop this run? Its ${agent()} process will be ended.`}
           </span>
           <button class="btn" onClick={() => setConfirming(false)}>
             Cancel

@@ -9,6 +9,7 @@ import { StateBadge } from "../components/StateBadge";
 import { ago, baseName, needsYou, sortRuns } from "../lib/format";
 import { stopEvents, subscribe } from "../events";
 import { linkHandler } from "../router";
+import { providerLabel } from "../providers";
 
 export function Runs() {
   const [runs, setRuns] = createSignal<Run[] | null>(null);
@@ -68,6 +69,12 @@ export function Runs() {
                       <div class="row-main">
                         <div class="row-title">{r.title || baseName(r.cwd)}</div>
                         <div class="row-sub muted">
+                          <Show when={r.provider}>
+                            <span class="provider" data-provider={r.provider}>
+                              {providerLabel(r.provider)}
+                            </span>{" "}
+                            ·{" "}
+                          </Show>
                           {baseName(r.cwd)} · {ago(r.started_at)}
                         </div>
                       </div>
