@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"lab/internal/claudetest"
+	"lab/internal/codextest"
 	"lab/internal/conv"
 	"lab/internal/tmux"
 )
@@ -39,6 +40,7 @@ func (s *syncBuf) String() string {
 // labServer is lab serving in-process on a loopback port.
 type labServer struct {
 	t     *testing.T
+	state string
 	base  string
 	token string
 	log   *syncBuf
@@ -61,10 +63,15 @@ func startLab(t *testing.T) *labServer {
 }
 
 // startLabAt serves `lab demo` from the given state dir and HOME until
-// stop.
+// stop, with the pinned Claude Code CLI and, when installed, the pinned
+// Codex CLI (a missing one fails only Codex runs).
 func startLabAt(t *testing.T, state, home string) *labServer {
 	t.Helper()
-	return serveLab(t, state, home, true, "--claude-bin", claudetest.CLI(t))
+	flags := []string{"--claude-bin", claudetest.CLI(t)}
+	if bin, err := codextest.FindCLI(); err == nil {
+		flags = append(flags, "--codex-bin", bin)
+	}
+	return serveLab(t, state, home, true, flags...)
 }
 
 // serveLab serves lab (demo or serve) from the given state dir and HOME
@@ -82,6 +89,7 @@ func serveLab(t *testing.T, state, home string, demo bool, flags ...string) *lab
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.Self = selfArgv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	addrs := make(chan string, 1)
 	done := make(chan error, 1)
@@ -106,7 +114,7 @@ func serveLab(t *testing.T, state, home string, demo bool, flags ...string) *lab
 		t.Fatal(err)
 	}
 	var once sync.Once
-	l := &labServer{t: t, base: "http://" + addr, token: token, log: log}
+	l := &labServer{t: t, state: state, base: "http://" + addr, token: token, log: log}
 	l.stop = func() {
 		once.Do(func() {
 			cancel()

@@ -46,9 +46,9 @@ func (a *Actor) Answer(ctx context.Context, ans conv.Answer) error {
 	if err != nil {
 		return conv.Wrap(conv.EUnavailable, err, "cannot read the pending dialog")
 	}
-	capture, err := a.pane.Capture(ctx)
+	capture, err := a.shown(ctx, d, ans.ToolID)
 	if err != nil {
-		return conv.Wrap(conv.EUnavailable, err, "cannot read the run's pane")
+		return err
 	}
 	steps, err := a.drv.Recipe(d, ans, capture)
 	if err != nil {
@@ -90,6 +90,27 @@ func (a *Actor) Answer(ctx context.Context, ans conv.Answer) error {
 	}
 	log.Info("answered", "keys", countKeys(steps), "took", a.lastTook)
 	return nil
+}
+
+// shown returns the pane once it shows the picker of d, when d is the
+// dialog the answer is aimed at: the side channel or the transcript can
+// announce a dialog a moment before the CLI draws its picker, and an
+// answer sent in that moment waits for it (at most CheckTimeout) rather
+// than being refused. Otherwise, or when the picker never shows, it
+// returns the pane as it is, for the recipe to judge.
+func (a *Actor) shown(ctx context.Context, d *conv.Dialog, toolID string) (string, error) {
+	var capture string
+	err := a.poll(ctx, func(c string) error {
+		capture = c
+		if d == nil || d.ToolID != toolID || !d.Pending() || a.drv.Dress(d.Clone(), c) {
+			return nil
+		}
+		return fmt.Errorf("the picker of %s is not on the pane", toolID)
+	})
+	if err != nil && conv.KindOf(err) == conv.EUnavailable {
+		return "", err
+	}
+	return capture, nil
 }
 
 func (a *Actor) recordIntent(d *conv.Dialog, ans conv.Answer) {
