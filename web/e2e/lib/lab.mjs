@@ -7,7 +7,7 @@
 //   LAB_E2E_ARGS   argument template, default "demo --addr {addr} --state-dir {state}"
 //                  ({addr} = 127.0.0.1:PORT, {state} = the state dir, {home} = HOME)
 //
-// The server gets HOME, LAB_ADDR, LAB_STATE_DIR and LAB_CLAUDE_BIN in its
+// The server gets HOME, LAB_ADDR, LAB_STATE_DIR, LAB_CLAUDE_BIN and LAB_CODEX_BIN in its
 // environment too. The suite reads the one-time setup token from the
 // server's output (the setup link ".../setup#token=<token>") and waits for
 // GET /healthz to answer 200. In demo mode the runs' HOME, where the CLI
@@ -60,6 +60,7 @@ export async function startLab() {
     LANG: "C.UTF-8",
   };
   if (process.env.LAB_CLAUDE_BIN) env.LAB_CLAUDE_BIN = process.env.LAB_CLAUDE_BIN;
+  if (process.env.LAB_CODEX_BIN) env.LAB_CODEX_BIN = process.env.LAB_CODEX_BIN;
   // From the repository root, where demo finds the pinned CLI under tools/.
   const cwd = new URL("../../../", import.meta.url).pathname;
   const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: false });

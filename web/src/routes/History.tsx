@@ -76,16 +76,13 @@ export function History() {
                     >
                       <div class="row-main">
                         <div class="row-title">{s.title || "(no prompt)"}</div>
-                        <div class="row-sub muted">
-                          <Show when={manyProviders() && s.provider}>
-                            <span class="provider" data-provider={s.provider}>
-                              {providerLabel(s.provider)}
-                            </span>{" "}
-                            ·{" "}
-                          </Show>
-                          {sessionLine(s)}
-                        </div>
+                        <div class="row-sub muted">{sessionLine(s)}</div>
                       </div>
+                      <Show when={manyProviders() && s.provider}>
+                        <span class="tag provider" data-provider={s.provider}>
+                          {providerLabel(s.provider)}
+                        </span>
+                      </Show>
                       <Show when={s.run_live}>
                         <span class="tag live" data-live-run={s.run_id}>
                           live
