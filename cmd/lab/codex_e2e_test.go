@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"lab/internal/claudetest"
 	"lab/internal/codextest"
 	"lab/internal/conv"
 	"lab/internal/httpapi"
@@ -266,4 +271,35 @@ func TestServeCodexPlanClearsContext(t *testing.T) {
 	if len(p.Messages) == 0 || p.Messages[0].Role != conv.RoleUser || !strings.HasPrefix(p.Messages[0].Text, "Read the approved plan") {
 		t.Fatalf("new chat %+v; want the CLI's own prompt to implement the approved plan first", p.Messages)
 	}
+}
+
+// A lab whose Codex CLI is missing still serves Claude Code runs; only a
+// Codex start fails, with 503 and a message that says how to fix it.
+func TestServeWithoutCodex(t *testing.T) {
+	state := codextest.ShortTempDir(t, "labsrv")
+	t.Cleanup(func() { tmux.New(filepath.Join(state, "tmux.sock")).KillServer(context.Background()) })
+	lab := serveLab(t, state, t.TempDir(), true, "--claude-bin", claudetest.CLI(t), "--codex-bin", "/nonexistent/codex")
+	t.Cleanup(lab.stop)
+	var ps httpapi.ProviderList
+	if code := lab.call("GET", "/api/v1/providers", nil, &ps); code != 200 || len(ps.Providers) != 2 {
+		t.Fatalf("providers: %d %+v; want both listed", code, ps.Providers)
+	}
+	req := conv.StartRequest{Provider: "codex", Cwd: t.TempDir(), Prompt: "lab:text hi"}
+	b, _ := json.Marshal(req)
+	hr, _ := http.NewRequest("POST", lab.base+"/api/v1/runs", bytes.NewReader(b))
+	hr.Header.Set("Authorization", "Bearer "+lab.token)
+	resp, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 503 || !strings.Contains(string(body), "the Codex CLI is not available") || !strings.Contains(string(body), "/nonexistent/codex") {
+		t.Fatalf("codex start: %d %s; want 503 naming the missing binary", resp.StatusCode, body)
+	}
+	var run conv.Run
+	if code := lab.call("POST", "/api/v1/runs", conv.StartRequest{Cwd: t.TempDir(), Prompt: "lab:text hi"}, &run); code != 201 || run.Provider != "claude" {
+		t.Fatalf("claude start: %d %+v; want a run of the default provider", code, run)
+	}
+	lab.waitPage(run.ID, "the Claude Code run's answer", func(p conv.Page) bool { return strings.Contains(lastAssistant(p), "hi") })
 }

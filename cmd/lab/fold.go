@@ -49,6 +49,9 @@ func runFold(ctx context.Context, args []string, env Env) error {
 		fs.Usage()
 		return fmt.Errorf("fold takes one transcript file, got %d arguments", fs.NArg())
 	}
+	if p := *provider; p != "" && p != claude.Name && p != codex.Name {
+		return fmt.Errorf("unknown provider %q: want %s or %s", p, claude.Name, codex.Name)
+	}
 	path := fs.Arg(0)
 	file, err := os.Open(path)
 	if err != nil {
@@ -77,13 +80,9 @@ func runFold(ctx context.Context, args []string, env Env) error {
 		agent.Fold
 		ReadFrom(io.Reader) (int64, error)
 	}
-	switch name {
-	case claude.Name:
-		f = claude.NewFold()
-	case codex.Name:
+	f = claude.NewFold()
+	if name == codex.Name {
 		f = codex.NewFold()
-	default:
-		return fmt.Errorf("unknown provider %q: want %s or %s", name, claude.Name, codex.Name)
 	}
 
 	start := time.Now()

@@ -13,14 +13,16 @@ import (
 	"testing"
 )
 
-// foldFixtures pairs each transcript fixture of the fold with the golden
-// output the fold's own tests keep for it.
+// foldFixtures pairs each transcript fixture of the folds (Claude Code's
+// and Codex's) with the golden output the fold's own tests keep for it.
 func foldFixtures(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, set := range []struct{ glob, golden string }{
 		{"../../internal/claude/testdata/fold/*.jsonl", "../../internal/claude/testdata/fold"},
 		{"../../internal/claude/testdata/captured/*.jsonl", "../../internal/claude/testdata/captured-golden"},
+		{"../../internal/codex/testdata/fold/*.jsonl", "../../internal/codex/testdata/fold"},
+		{"../../internal/codex/testdata/captured/*.jsonl", "../../internal/codex/testdata/captured-golden"},
 	} {
 		paths, err := filepath.Glob(set.glob)
 		if err != nil {
@@ -33,10 +35,18 @@ func foldFixtures(t *testing.T) map[string]string {
 			out[p] = filepath.Join(set.golden, strings.TrimSuffix(filepath.Base(p), ".jsonl")+".golden.json")
 		}
 	}
-	if len(out) < 10 {
-		t.Fatalf("found %d fold fixtures; want the fold's fixture set", len(out))
+	if len(out) < 40 {
+		t.Fatalf("found %d fold fixtures; want both folds' fixture sets", len(out))
 	}
 	return out
+}
+
+// providerOf names the CLI a fixture comes from, by its folder.
+func providerOf(path string) string {
+	if strings.Contains(path, "/codex/") {
+		return "codex"
+	}
+	return "claude"
 }
 
 func runLab(t *testing.T, args ...string) (stdout, stderr string, err error) {
@@ -57,7 +67,7 @@ func TestFoldCommandPrintsTheGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, stderr, err := runLab(t, "fold", path)
+			got, stderr, err := runLab(t, "fold", "--provider", providerOf(path), path)
 			if err != nil {
 				t.Fatalf("lab fold %s: %v (stderr %s)", path, err, stderr)
 			}
@@ -65,6 +75,32 @@ func TestFoldCommandPrintsTheGolden(t *testing.T) {
 				t.Errorf("lab fold %s differs from %s", path, golden)
 			}
 		})
+	}
+}
+
+// Without --provider the file's first line tells: every transcript and
+// rollout the real CLIs wrote folds as its own CLI's.
+func TestFoldCommandTellsTheProvider(t *testing.T) {
+	n := 0
+	for path, golden := range foldFixtures(t) {
+		if !strings.Contains(path, "/captured/") {
+			continue // hand-written fixtures may start anywhere
+		}
+		n++
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := runLab(t, "fold", path)
+		if err != nil || got != string(want) {
+			t.Errorf("lab fold %s (told as %s): %v; differs from %s", path, providerOf(path), err, golden)
+		}
+	}
+	if n < 20 {
+		t.Fatalf("checked %d captured files; want both CLIs' captures", n)
+	}
+	if _, _, err := runLab(t, "fold", "--provider", "gemini", "x.jsonl"); err == nil || !strings.Contains(err.Error(), `unknown provider "gemini"`) {
+		t.Errorf("an unknown provider: %v; want it named", err)
 	}
 }
 
@@ -86,7 +122,7 @@ func TestFoldCommandStats(t *testing.T) {
 			if err := json.Unmarshal(gb, &g); err != nil {
 				t.Fatal(err)
 			}
-			out, stderr, err := runLab(t, "fold", "--stats", path)
+			out, stderr, err := runLab(t, "fold", "--stats", "--provider", providerOf(path), path)
 			if err != nil {
 				t.Fatalf("lab fold --stats: %v (stderr %s)", err, stderr)
 			}

@@ -369,6 +369,18 @@ func TestParseServeDefaults(t *testing.T) {
 	if d.StateDir != "/home/op/.local/state/lab/demo" || d.Home != "/home/op/.local/state/lab/demo/home" || !strings.HasSuffix(d.ClaudeBin, "claude.exe") {
 		t.Fatalf("demo defaults: got %+v; want a private state dir, HOME and the pinned CLI", d)
 	}
+	if c.CodexBin != "codex" || c.CodexHome != "/home/op/.codex" || !strings.HasSuffix(d.CodexBin, "/bin/codex") || d.CodexHome != "/home/op/.local/state/lab/demo/codex-home" || !d.CodexJail {
+		t.Fatalf("codex defaults: serve %q %q, demo %q %q jail %v; want codex on PATH and ~/.codex, the demo's pinned CLI and private home, jailed", c.CodexBin, c.CodexHome, d.CodexBin, d.CodexHome, d.CodexJail)
+	}
+	codexEnv := Env{Stderr: io.Discard, Getenv: func(k string) string {
+		return map[string]string{"HOME": "/home/op", "CODEX_HOME": "/srv/codex"}[k]
+	}}
+	if g, err := parseServe(nil, codexEnv, false); err != nil || g.CodexHome != "/srv/codex" {
+		t.Fatalf("CODEX_HOME: got %q, %v; want the operator's CODEX_HOME", g.CodexHome, err)
+	}
+	if g, err := parseServe(nil, codexEnv, true); err != nil || g.CodexHome != "/home/op/.local/state/lab/demo/codex-home" {
+		t.Fatalf("demo with CODEX_HOME set: got %q, %v; want the demo's own, never the operator's", g.CodexHome, err)
+	}
 	if c.UserHome != "/home/op" || d.UserHome != "/home/op" || c.FolderRoots != nil {
 		t.Fatalf("got user home %q (demo %q), roots %v; want ~ to mean the operator's home in both, roots defaulted later", c.UserHome, d.UserHome, c.FolderRoots)
 	}
