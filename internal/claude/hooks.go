@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"lab/internal/hookspool"
 )
 
 // Hook event names lab listens to (the CLI's hook_event_name values).
@@ -28,22 +29,6 @@ var HookEvents = []string{HookSessionStart, HookUserPromptSubmit, HookPreToolUse
 // hookTimeoutSeconds bounds a hook; the CLI kills it after this. The
 // command only copies stdin to a file, so it takes milliseconds.
 const hookTimeoutSeconds = 10
-
-// HookCommand is the /bin/sh one-liner that spools one event: it copies
-// its stdin (the event JSON) to a dot-temp file in spoolDir and renames it
-// to <event>.<unix nanos>.<pid>.json, so a reader never sees half a file.
-// It prints nothing (SessionStart and UserPromptSubmit hooks feed stdout to
-// the model), never waits on anything but its stdin, and always exits 0 so
-// a missing spool dir can never fail or block a tool.
-func HookCommand(spoolDir, event string) string {
-	d := shellQuote(spoolDir)
-	return fmt.Sprintf(`{ d=%s; n=$(date +%%s%%N); t="$d/.%s.$n.$$.tmp"; cat >"$t" && mv -f "$t" "$d/%s.$n.$$.json"; } >/dev/null 2>&1; exit 0`, d, event, event)
-}
-
-// shellQuote quotes s for /bin/sh as one word.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
 
 // hookSettings is the shape of the settings file's hooks block.
 type hookSettings struct {
@@ -73,7 +58,7 @@ func HookSettings(spoolDir string) ([]byte, error) {
 		// Every tool: a permission request names its call only by tool
 		// and input, so the PreToolUse of every call is spooled to find
 		// its tool_use id.
-		m := hookMatcher{Hooks: []hookCommand{{Type: "command", Command: HookCommand(spoolDir, ev), Timeout: hookTimeoutSeconds}}}
+		m := hookMatcher{Hooks: []hookCommand{{Type: "command", Command: hookspool.Command(spoolDir, ev), Timeout: hookTimeoutSeconds}}}
 		s.Hooks[ev] = []hookMatcher{m}
 	}
 	return json.MarshalIndent(s, "", "  ")

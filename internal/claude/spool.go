@@ -3,19 +3,12 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"reflect"
-	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"lab/internal/conv"
+	"lab/internal/hookspool"
 )
 
 // HookEvent is one spooled hook payload. Fields not carried by the event
@@ -46,7 +39,7 @@ type HookEvent struct {
 
 	Raw json.RawMessage `json:"-"`
 
-	seq spoolKey
+	key hookspool.Key
 }
 
 // SpoolState is what a run's spool says right now.
@@ -103,14 +96,14 @@ type Spool struct {
 	dir string
 
 	mu      sync.Mutex
-	cache   map[string]*HookEvent   // by file name
+	files   *hookspool.Dir[*HookEvent]
 	retired map[string]bool         // tool_use_ids retired by the live layer
 	dialogs map[string]*conv.Dialog // permission dialogs by PreToolUse file: diffs are built once
 }
 
 // OpenSpool returns a reader for dir. The directory need not exist yet.
 func OpenSpool(dir string) *Spool {
-	return &Spool{dir: dir, cache: map[string]*HookEvent{}, retired: map[string]bool{}, dialogs: map[string]*conv.Dialog{}}
+	return &Spool{dir: dir, files: hookspool.NewDir(dir, parseEvent), retired: map[string]bool{}, dialogs: map[string]*conv.Dialog{}}
 }
 
 // Dir is the spool directory (for watchers).
@@ -129,7 +122,7 @@ func (s *Spool) Refresh() (SpoolState, error) {
 		return SpoolState{}, err
 	}
 	st, _ := s.fold()
-	if len(s.cache) > compactAbove {
+	if s.files.Len() > compactAbove {
 		if err := s.compactLocked(); err != nil {
 			return st, err
 		}
@@ -150,17 +143,13 @@ func (s *Spool) Retire(toolUseID string) error {
 	if err := s.load(); err != nil {
 		return err
 	}
-	var errs []error
-	for name, e := range s.cache {
+	var drop []string
+	for _, e := range s.files.Events() {
 		if e.Name == HookPreToolUse && e.ToolUseID == toolUseID {
-			if err := os.Remove(filepath.Join(s.dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, err)
-				continue
-			}
-			delete(s.cache, name)
+			drop = append(drop, e.File)
 		}
 	}
-	return errors.Join(errs...)
+	return s.files.Remove(drop...)
 }
 
 // Compact deletes payloads that can no longer change the state: resolved
@@ -178,93 +167,40 @@ func (s *Spool) Compact() error {
 
 func (s *Spool) compactLocked() error {
 	_, keep := s.fold()
-	var drop []*HookEvent
-	for name, e := range s.cache {
-		if !keep[name] {
-			drop = append(drop, e)
+	var first, rest []string
+	for _, e := range s.files.Events() {
+		switch {
+		case keep[e.File]:
+		case e.Name == HookPreToolUse: // first: see Compact
+			first = append(first, e.File)
+		default:
+			rest = append(rest, e.File)
 		}
 	}
-	// PreToolUse first: see Compact.
-	sort.Slice(drop, func(i, j int) bool {
-		pi, pj := drop[i].Name == HookPreToolUse, drop[j].Name == HookPreToolUse
-		if pi != pj {
-			return pi
-		}
-		return drop[i].seq.less(drop[j].seq)
-	})
-	var errs []error
-	for _, e := range drop {
-		if err := os.Remove(filepath.Join(s.dir, e.File)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-			continue
-		}
-		delete(s.cache, e.File)
-	}
-	// Temp files of hooks killed mid-copy.
-	if ents, err := os.ReadDir(s.dir); err == nil {
-		for _, de := range ents {
-			if n := de.Name(); strings.HasPrefix(n, ".") && strings.HasSuffix(n, ".tmp") {
-				if fi, err := de.Info(); err == nil && time.Since(fi.ModTime()) > time.Minute {
-					os.Remove(filepath.Join(s.dir, n))
-				}
-			}
-		}
-	}
-	return errors.Join(errs...)
+	err := s.files.Remove(append(first, rest...)...)
+	s.files.SweepTemp(time.Minute)
+	return err
 }
 
-// load syncs the cache with the directory: parses new files and forgets
-// vanished ones.
-func (s *Spool) load() error {
-	ents, err := os.ReadDir(s.dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		clear(s.cache)
-		return nil
+// load syncs with the spool folder.
+func (s *Spool) load() error { return s.files.Load() }
+
+// parseEvent reads one spooled payload. A spooled file is complete by
+// construction; a bad one is not going to get better, so it is remembered
+// as an empty event.
+func parseEvent(k hookspool.Key, b []byte) *HookEvent {
+	e := &HookEvent{}
+	if err := json.Unmarshal(b, e); err != nil {
+		e = &HookEvent{}
 	}
-	if err != nil {
-		return fmt.Errorf("spool %s: %w", s.dir, err)
-	}
-	present := make(map[string]bool, len(ents))
-	for _, de := range ents {
-		name := de.Name()
-		key, ok := parseSpoolName(name)
-		if !ok || de.IsDir() {
-			continue
-		}
-		present[name] = true
-		if _, ok := s.cache[name]; ok {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(s.dir, name))
-		if err != nil {
-			continue // vanished or unreadable: try again next time
-		}
-		e := &HookEvent{}
-		if err := json.Unmarshal(b, e); err != nil {
-			// A spooled file is complete by construction; a bad one is not
-			// going to get better, so remember it as an empty event.
-			e = &HookEvent{}
-		}
-		e.Name, e.File, e.Raw, e.seq = key.event, name, b, key
-		e.Time = time.Unix(0, key.nanos)
-		s.cache[name] = e
-	}
-	for name := range s.cache {
-		if !present[name] {
-			delete(s.cache, name)
-		}
-	}
-	return nil
+	e.Name, e.File, e.Raw, e.key, e.Time = k.Event, k.Name, b, k, k.Time()
+	return e
 }
 
 // fold derives the state from the cached events and says which files the
 // state still depends on.
 func (s *Spool) fold() (SpoolState, map[string]bool) {
-	evs := make([]*HookEvent, 0, len(s.cache))
-	for _, e := range s.cache {
-		evs = append(evs, e)
-	}
-	sort.Slice(evs, func(i, j int) bool { return evs[i].seq.less(evs[j].seq) })
+	evs := s.files.Events()
 
 	var st SpoolState
 	st.Events = len(evs)
@@ -392,54 +328,4 @@ func (s *Spool) permissionDialog(a PermissionAsk) *conv.Dialog {
 		s.mu.Unlock()
 	}
 	return d.Clone()
-}
-
-// spoolKey orders spooled files: by the hook's start time, then pid, then
-// name, so the fold is deterministic.
-type spoolKey struct {
-	event string
-	nanos int64
-	pid   int
-	name  string
-}
-
-func (a spoolKey) less(b spoolKey) bool {
-	if a.nanos != b.nanos {
-		return a.nanos < b.nanos
-	}
-	if a.pid != b.pid {
-		return a.pid < b.pid
-	}
-	return a.name < b.name
-}
-
-// parseSpoolName parses "<event>.<nanos>.<pid>.json". A date without %N
-// support leaves a non-numeric tail on nanos; its leading digits (seconds)
-// still order the file roughly, which is the best that can be done.
-func parseSpoolName(name string) (spoolKey, bool) {
-	if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
-		return spoolKey{}, false
-	}
-	parts := strings.Split(strings.TrimSuffix(name, ".json"), ".")
-	if len(parts) != 3 || parts[0] == "" {
-		return spoolKey{}, false
-	}
-	k := spoolKey{event: parts[0], name: name}
-	digits := parts[1]
-	for i, r := range digits {
-		if r < '0' || r > '9' {
-			digits = digits[:i]
-			break
-		}
-	}
-	n, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil {
-		return spoolKey{}, false
-	}
-	if len(digits) <= 10 { // seconds only
-		n *= int64(time.Second)
-	}
-	k.nanos = n
-	k.pid, _ = strconv.Atoi(parts[2])
-	return k, true
 }

@@ -238,29 +238,6 @@ func TestSpoolIgnoresJunk(t *testing.T) {
 	}
 }
 
-func TestParseSpoolName(t *testing.T) {
-	cases := []struct {
-		name  string
-		ok    bool
-		nanos int64
-	}{
-		{"Stop.1700000000123456789.42.json", true, 1700000000123456789},
-		{"Stop.1700000000N.42.json", true, 1700000000 * 1e9}, // a date without %N
-		{"Stop.1700000000123456789.42.tmp", false, 0},
-		{".Stop.1.42.json", false, 0},
-		{"Stop.x.42.json", false, 0},
-		{"Stop.1.2.3.json", false, 0},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			k, ok := parseSpoolName(c.name)
-			if ok != c.ok || (ok && k.nanos != c.nanos) {
-				t.Fatalf("got %+v, %v; want nanos %d, %v", k, ok, c.nanos, c.ok)
-			}
-		})
-	}
-}
-
 // TestSpoolReadsCapturedPayloads runs the real payloads pinned from the CLI
 // (testdata/hooks, written by the capture generator) through the spool.
 func TestSpoolReadsCapturedPayloads(t *testing.T) {

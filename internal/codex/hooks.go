@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"lab/internal/hookspool"
 )
 
 // Hook event names lab listens to (the CLI's hook_event_name values). Codex
@@ -25,23 +27,6 @@ var HookEvents = []string{HookSessionStart, HookUserPromptSubmit, HookPreToolUse
 // command only copies stdin to a file, so it takes milliseconds.
 const hookTimeoutSeconds = 10
 
-// HookCommand is the /bin/sh one-liner that spools one event: it copies
-// its stdin (the event JSON) to a dot-temp file in spoolDir and renames it
-// to <event>.<unix nanos>.<pid>.json, so a reader never sees half a file.
-// It prints nothing (the CLI feeds some hooks' stdout to the model), never
-// waits on anything but its stdin, and always exits 0 so a missing spool
-// dir can never fail or block a tool. It is the same command lab gives
-// Claude Code: both CLIs run hooks under /bin/sh with the event on stdin.
-func HookCommand(spoolDir, event string) string {
-	d := shellQuote(spoolDir)
-	return fmt.Sprintf(`{ d=%s; n=$(date +%%s%%N); t="$d/.%s.$n.$$.tmp"; cat >"$t" && mv -f "$t" "$d/%s.$n.$$.json"; } >/dev/null 2>&1; exit 0`, d, event, event)
-}
-
-// shellQuote quotes s for /bin/sh as one word.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // HookArgs returns the command-line flags that install the run's hooks:
 // one `-c hooks.<Event>=[…]` per event, spooling into spoolDir, and the
 // flag that runs them without a trust review. Flags, not a hooks.json:
@@ -57,7 +42,7 @@ func HookArgs(spoolDir string) ([]string, error) {
 	var args []string
 	for _, ev := range HookEvents {
 		args = append(args, "-c", fmt.Sprintf("hooks.%s=[{hooks=[{type=%s,command=%s,timeout=%d}]}]",
-			ev, tomlString("command"), tomlString(HookCommand(spoolDir, ev)), hookTimeoutSeconds))
+			ev, tomlString("command"), tomlString(hookspool.Command(spoolDir, ev)), hookTimeoutSeconds))
 	}
 	return append(args, "--dangerously-bypass-hook-trust"), nil
 }

@@ -2,18 +2,12 @@ package codex
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"lab/internal/conv"
+	"lab/internal/hookspool"
 )
 
 // HookEvent is one spooled hook payload. Codex sends the same fields as
@@ -46,7 +40,7 @@ type HookEvent struct {
 
 	Raw json.RawMessage `json:"-"`
 
-	seq spoolKey
+	key hookspool.Key
 }
 
 // command is tool_input.command, trimmed: what a PermissionRequest and its
@@ -107,14 +101,14 @@ type Spool struct {
 	dir string
 
 	mu      sync.Mutex
-	cache   map[string]*HookEvent   // by file name
+	files   *hookspool.Dir[*HookEvent]
 	retired map[string]bool         // call ids retired by the live layer
 	dialogs map[string]*conv.Dialog // permission dialogs built, by file name
 }
 
 // OpenSpool returns a reader for dir. The directory need not exist yet.
 func OpenSpool(dir string) *Spool {
-	return &Spool{dir: dir, cache: map[string]*HookEvent{}, retired: map[string]bool{}, dialogs: map[string]*conv.Dialog{}}
+	return &Spool{dir: dir, files: hookspool.NewDir(dir, parseEvent), retired: map[string]bool{}, dialogs: map[string]*conv.Dialog{}}
 }
 
 // Dir is the spool directory (for watchers).
@@ -135,7 +129,7 @@ func (s *Spool) Refresh() (SpoolState, error) {
 		return SpoolState{}, err
 	}
 	st, _ := s.fold()
-	if len(s.cache) > compactAbove {
+	if s.files.Len() > compactAbove {
 		if err := s.compactLocked(); err != nil {
 			return st, err
 		}
@@ -159,24 +153,16 @@ func (s *Spool) Retire(toolUseID string) error {
 	}
 	st, _ := s.fold() // before retiring: the approval to drop is still in it
 	s.retired[toolUseID] = true
-	var drop []*HookEvent
-	for _, e := range s.cache {
+	var drop []string
+	for _, e := range s.files.Events() {
 		if e.Name == HookPreToolUse && e.ToolUseID == toolUseID {
-			drop = append(drop, e)
+			drop = append(drop, e.File)
 		}
 	}
 	if st.Permission != nil && st.PermissionToolID == toolUseID {
-		drop = append(drop, st.Permission)
+		drop = append(drop, st.Permission.File)
 	}
-	var errs []error
-	for _, e := range drop {
-		if err := os.Remove(filepath.Join(s.dir, e.File)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-			continue
-		}
-		delete(s.cache, e.File)
-	}
-	return errors.Join(errs...)
+	return s.files.Remove(drop...)
 }
 
 // Compact deletes payloads that can no longer change the state: resolved
@@ -194,90 +180,40 @@ func (s *Spool) Compact() error {
 
 func (s *Spool) compactLocked() error {
 	_, keep := s.fold()
-	var drop []*HookEvent
-	for name, e := range s.cache {
-		if !keep[name] {
-			drop = append(drop, e)
+	var first, rest []string
+	for _, e := range s.files.Events() {
+		switch {
+		case keep[e.File]:
+		case e.Name == HookPreToolUse || e.Name == HookPermissionRequest: // first: see Compact
+			first = append(first, e.File)
+		default:
+			rest = append(rest, e.File)
 		}
 	}
-	first := func(e *HookEvent) bool { return e.Name == HookPreToolUse || e.Name == HookPermissionRequest }
-	sort.Slice(drop, func(i, j int) bool {
-		pi, pj := first(drop[i]), first(drop[j])
-		if pi != pj {
-			return pi
-		}
-		return drop[i].seq.less(drop[j].seq)
-	})
-	var errs []error
-	for _, e := range drop {
-		if err := os.Remove(filepath.Join(s.dir, e.File)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-			continue
-		}
-		delete(s.cache, e.File)
-	}
-	if ents, err := os.ReadDir(s.dir); err == nil {
-		for _, de := range ents {
-			if n := de.Name(); strings.HasPrefix(n, ".") && strings.HasSuffix(n, ".tmp") {
-				if fi, err := de.Info(); err == nil && time.Since(fi.ModTime()) > time.Minute {
-					os.Remove(filepath.Join(s.dir, n))
-				}
-			}
-		}
-	}
-	return errors.Join(errs...)
+	err := s.files.Remove(append(first, rest...)...)
+	s.files.SweepTemp(time.Minute)
+	return err
 }
 
-// load syncs the cache with the directory: parses new files and forgets
-// vanished ones.
-func (s *Spool) load() error {
-	ents, err := os.ReadDir(s.dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		clear(s.cache)
-		return nil
+// load syncs with the spool folder.
+func (s *Spool) load() error { return s.files.Load() }
+
+// parseEvent reads one spooled payload. A spooled file is complete by
+// construction; a bad one is not going to get better, so it is remembered
+// as an empty event.
+func parseEvent(k hookspool.Key, b []byte) *HookEvent {
+	e := &HookEvent{}
+	if err := json.Unmarshal(b, e); err != nil {
+		e = &HookEvent{}
 	}
-	if err != nil {
-		return fmt.Errorf("spool %s: %w", s.dir, err)
-	}
-	present := make(map[string]bool, len(ents))
-	for _, de := range ents {
-		name := de.Name()
-		key, ok := parseSpoolName(name)
-		if !ok || de.IsDir() {
-			continue
-		}
-		present[name] = true
-		if _, ok := s.cache[name]; ok {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(s.dir, name))
-		if err != nil {
-			continue // vanished or unreadable: try again next time
-		}
-		e := &HookEvent{}
-		if err := json.Unmarshal(b, e); err != nil {
-			e = &HookEvent{} // complete by construction; a bad one stays bad
-		}
-		e.Name, e.File, e.Raw, e.seq = key.event, name, b, key
-		e.Time = time.Unix(0, key.nanos)
-		s.cache[name] = e
-	}
-	for name := range s.cache {
-		if !present[name] {
-			delete(s.cache, name)
-		}
-	}
-	return nil
+	e.Name, e.File, e.Raw, e.key, e.Time = k.Event, k.Name, b, k, k.Time()
+	return e
 }
 
 // fold derives the state from the cached events and says which files the
 // state still depends on.
 func (s *Spool) fold() (SpoolState, map[string]bool) {
-	evs := make([]*HookEvent, 0, len(s.cache))
-	for _, e := range s.cache {
-		evs = append(evs, e)
-	}
-	sort.Slice(evs, func(i, j int) bool { return evs[i].seq.less(evs[j].seq) })
+	evs := s.files.Events()
 
 	var st SpoolState
 	st.Events = len(evs)
@@ -381,7 +317,7 @@ func matchCall(started map[string]*HookEvent, perm *HookEvent) string {
 		if e.ToolName != perm.ToolName || e.command() != cmd {
 			continue
 		}
-		if best == nil || best.seq.less(e.seq) {
+		if best == nil || best.key.Less(e.key) {
 			best = e
 		}
 	}
@@ -389,54 +325,4 @@ func matchCall(started map[string]*HookEvent, perm *HookEvent) string {
 		return ""
 	}
 	return best.ToolUseID
-}
-
-// spoolKey orders spooled files: by the hook's start time, then pid, then
-// name, so the fold is deterministic.
-type spoolKey struct {
-	event string
-	nanos int64
-	pid   int
-	name  string
-}
-
-func (a spoolKey) less(b spoolKey) bool {
-	if a.nanos != b.nanos {
-		return a.nanos < b.nanos
-	}
-	if a.pid != b.pid {
-		return a.pid < b.pid
-	}
-	return a.name < b.name
-}
-
-// parseSpoolName parses "<event>.<nanos>.<pid>.json". A date without %N
-// support leaves a non-numeric tail on nanos; its leading digits (seconds)
-// still order the file roughly, which is the best that can be done.
-func parseSpoolName(name string) (spoolKey, bool) {
-	if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
-		return spoolKey{}, false
-	}
-	parts := strings.Split(strings.TrimSuffix(name, ".json"), ".")
-	if len(parts) != 3 || parts[0] == "" {
-		return spoolKey{}, false
-	}
-	k := spoolKey{event: parts[0], name: name}
-	digits := parts[1]
-	for i, r := range digits {
-		if r < '0' || r > '9' {
-			digits = digits[:i]
-			break
-		}
-	}
-	n, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil {
-		return spoolKey{}, false
-	}
-	if len(digits) <= 10 { // seconds only
-		n *= int64(time.Second)
-	}
-	k.nanos = n
-	k.pid, _ = strconv.Atoi(parts[2])
-	return k, true
 }
