@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"lab/internal/conv"
+	"lab/internal/jsonscan"
 )
 
 // foldChunk is how many messages one storage chunk holds. Chunked storage
@@ -220,7 +221,7 @@ func (f *Fold) writeOntoHeld(held, n int) {
 // line folds one complete line (without its newline).
 func (f *Fold) line(b []byte) {
 	f.lines++
-	if jsWS(b, 0) == len(b) {
+	if jsonscan.WS(b, 0) == len(b) {
 		return // a blank line is no record at all
 	}
 	if foldPeek(b) == peekSkip {

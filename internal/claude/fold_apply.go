@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"lab/internal/conv"
+	"lab/internal/jsonscan"
 )
 
 // apply folds one parsed line. It returns false when the line is JSON but
 // not in a shape the fold can read (then it counts as skipped).
 func (f *Fold) apply(ln *foldLine) bool {
 	if ln.sessionID != nil && !bytes.Equal(ln.sessionID, f.session) {
-		if s, ok := jsString(ln.sessionID); ok && s != "" {
+		if s, ok := jsonscan.String(ln.sessionID); ok && s != "" {
 			f.session = append(f.session[:0], ln.sessionID...)
 			f.sessStr = s
 		}
@@ -38,7 +39,7 @@ func (f *Fold) apply(ln *foldLine) bool {
 
 // lineTime parses the line's timestamp; a missing or odd one is zero.
 func lineTime(ln *foldLine) time.Time {
-	s, ok := jsString(ln.timestamp)
+	s, ok := jsonscan.String(ln.timestamp)
 	if !ok {
 		return time.Time{}
 	}
@@ -58,20 +59,20 @@ func (f *Fold) applyUser(ln *foldLine) bool {
 		return false
 	}
 	t := lineTime(ln)
-	if s, ok := jsString(m.content); ok {
+	if s, ok := jsonscan.String(m.content); ok {
 		if !f.userSpecial(s, t) {
 			f.userPrompt(s, t)
 		}
 		return true
 	}
-	arr := jsArrayAt(m.content)
-	if arr.bad {
+	arr := jsonscan.ArrayAt(m.content)
+	if arr.Bad() {
 		return string(m.content) == "null" || m.content == nil
 	}
 	var prompt []string
 	bl := &f.blk
 	for {
-		raw, ok := arr.next()
+		raw, ok := arr.Next()
 		if !ok {
 			break
 		}
@@ -80,7 +81,7 @@ func (f *Fold) applyUser(ln *foldLine) bool {
 		}
 		switch string(bl.typ) {
 		case `"text"`:
-			s := jsStr(bl.text)
+			s := jsonscan.Str(bl.text)
 			if !f.userSpecial(s, t) {
 				prompt = append(prompt, s)
 			}
@@ -212,7 +213,7 @@ func (f *Fold) pushLifecycle(level conv.Level, text string, t time.Time) {
 
 // applyResult back-patches the tool or dialog a tool_result block answers.
 func (f *Fold) applyResult(bl *foldBlock, ln *foldLine, t time.Time) {
-	id := jsStr(bl.toolUseID)
+	id := jsonscan.Str(bl.toolUseID)
 	i, ok := f.tools[id]
 	if !ok {
 		if id != "" {
@@ -228,7 +229,7 @@ func (f *Fold) applyResult(bl *foldBlock, ln *foldLine, t time.Time) {
 		}
 		f.resolveDialog(i, deriveOutcome(d, foldResolution{
 			result:  ln.toolUseResult,
-			denial:  jsStr(ln.toolDenialKind),
+			denial:  jsonscan.Str(ln.toolDenialKind),
 			isError: bl.isError,
 			content: bl.content,
 		}), t)
@@ -263,17 +264,17 @@ func (f *Fold) applyAssistant(ln *foldLine) bool {
 		f.tail = conv.StateNeedsInput
 		return true
 	}
-	if s, ok := jsString(m.content); ok {
+	if s, ok := jsonscan.String(m.content); ok {
 		f.assistantText(s, m.stopReason, t)
 		return true
 	}
-	arr := jsArrayAt(m.content)
-	if arr.bad {
+	arr := jsonscan.ArrayAt(m.content)
+	if arr.Bad() {
 		return false
 	}
 	bl := &f.blk
 	for {
-		raw, ok := arr.next()
+		raw, ok := arr.Next()
 		if !ok {
 			break
 		}
@@ -282,9 +283,9 @@ func (f *Fold) applyAssistant(ln *foldLine) bool {
 		}
 		switch string(bl.typ) {
 		case `"text"`:
-			f.assistantText(jsStr(bl.text), m.stopReason, t)
+			f.assistantText(jsonscan.Str(bl.text), m.stopReason, t)
 		case `"thinking"`:
-			if s := jsStr(bl.thinking); strings.TrimSpace(s) != "" {
+			if s := jsonscan.Str(bl.thinking); strings.TrimSpace(s) != "" {
 				f.push(conv.Message{Kind: conv.KindThinking, Time: t, Text: s})
 				f.tail = conv.StateWorking
 			}
@@ -314,11 +315,11 @@ func (f *Fold) assistantText(s string, stopReason []byte, t time.Time) {
 // toolUse records a tool call: a dialog for the picker tools, else a chip
 // that runs until its result arrives.
 func (f *Fold) toolUse(bl *foldBlock, t time.Time) {
-	id := jsStr(bl.id)
+	id := jsonscan.Str(bl.id)
 	if _, dup := f.tools[id]; dup && id != "" {
 		return // a re-written line; the first one holds the seq
 	}
-	name := jsStr(bl.name)
+	name := jsonscan.Str(bl.name)
 	f.tail = conv.StateWorking
 	var d *conv.Dialog
 	switch name {
@@ -355,12 +356,12 @@ func (f *Fold) applySystem(ln *foldLine) {
 	switch string(ln.subtype) {
 	case `"compact_boundary"`:
 		text := "Conversation compacted"
-		if trig := jsStr(jsMember(ln.compactMeta, "trigger")); trig != "" {
+		if trig := jsonscan.Str(jsonscan.Member(ln.compactMeta, "trigger")); trig != "" {
 			text += " (" + trig + ")"
 		}
 		f.pushLifecycle(conv.LevelInfo, text, t)
 	case `"local_command"`:
-		if s, ok := jsString(ln.content); ok {
+		if s, ok := jsonscan.String(ln.content); ok {
 			f.commandText(s, t)
 		}
 	case `"api_error"`:

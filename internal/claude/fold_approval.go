@@ -1,6 +1,9 @@
 package claude
 
-import "lab/internal/conv"
+import (
+	"lab/internal/conv"
+	"lab/internal/jsonscan"
+)
 
 // Which row approved a plan is not in the resolution itself: 2.1.328
 // records the same toolUseResult and permissionDecision for "Yes, and use
@@ -28,7 +31,7 @@ func (f *Fold) applyAttachment(ln *foldLine) {
 	if f.approvedPlan == 0 {
 		return
 	}
-	switch jsStr(jsMember(ln.attachment, "type")) {
+	switch jsonscan.Str(jsonscan.Member(ln.attachment, "type")) {
 	case "plan_mode_exit":
 		f.planExited = true
 	case "auto_mode":

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"lab/internal/conv"
+	"lab/internal/jsonscan"
 )
 
 // foldQuestionDialog builds the dialog of an AskUserQuestion tool_use from
@@ -12,40 +13,40 @@ import (
 // also the key the recorded answers are filed under.
 func foldQuestionDialog(id string, input []byte) *conv.Dialog {
 	d := &conv.Dialog{ToolID: id, Kind: conv.DialogQuestion, Questions: []conv.Question{}}
-	arr := jsArrayAt(jsMember(input, "questions"))
+	arr := jsonscan.ArrayAt(jsonscan.Member(input, "questions"))
 	for {
-		raw, ok := arr.next()
+		raw, ok := arr.Next()
 		if !ok {
 			break
 		}
 		q := conv.Question{Options: []conv.Option{}}
-		o := jsObjectAt(raw)
+		o := jsonscan.ObjectAt(raw)
 		var opts []byte
 		for {
-			k, v, ok := o.next()
+			k, v, ok := o.Next()
 			if !ok {
 				break
 			}
 			switch string(k) {
 			case "question":
-				q.Question = jsStr(v)
+				q.Question = jsonscan.Str(v)
 			case "header":
-				q.Header = jsStr(v)
+				q.Header = jsonscan.Str(v)
 			case "multiSelect":
-				q.MultiSelect = jsTrue(v)
+				q.MultiSelect = jsonscan.True(v)
 			case "options":
 				opts = v
 			}
 		}
-		oa := jsArrayAt(opts)
+		oa := jsonscan.ArrayAt(opts)
 		for {
-			raw, ok := oa.next()
+			raw, ok := oa.Next()
 			if !ok {
 				break
 			}
 			q.Options = append(q.Options, conv.Option{
-				Label:       jsStr(jsMember(raw, "label")),
-				Description: jsStr(jsMember(raw, "description")),
+				Label:       jsonscan.Str(jsonscan.Member(raw, "label")),
+				Description: jsonscan.Str(jsonscan.Member(raw, "description")),
 			})
 		}
 		d.Questions = append(d.Questions, q)
@@ -72,7 +73,7 @@ func foldQuestionsAnswerable(qs []conv.Question) bool {
 // the full markdown from the input, never truncated; the picker rows depend
 // on the CLI version and are left for the live layer.
 func foldPlanDialog(id string, input []byte) *conv.Dialog {
-	return &conv.Dialog{ToolID: id, Kind: conv.DialogPlan, Plan: jsStr(jsMember(input, "plan")), Answerable: true}
+	return &conv.Dialog{ToolID: id, Kind: conv.DialogPlan, Plan: jsonscan.Str(jsonscan.Member(input, "plan")), Answerable: true}
 }
 
 // resolveDialog stamps a dialog's outcome, retires it from the pending

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"lab/internal/jsonscan"
 )
 
 // foldOutputMax bounds a tool chip's output: the chat shows the head of it
@@ -17,29 +19,29 @@ const foldSummaryMax = 200
 // text and image blocks) as text of at most max bytes, and returns the
 // length the full text would have.
 func foldOutput(raw []byte, max int) (text string, full int) {
-	if s, n, ok := jsStringPrefix(raw, max); ok {
+	if s, n, ok := jsonscan.StringPrefix(raw, max); ok {
 		return s, n
 	}
-	arr := jsArrayAt(raw)
-	if arr.bad {
+	arr := jsonscan.ArrayAt(raw)
+	if arr.Bad() {
 		if len(raw) == 0 || string(raw) == "null" {
 			return "", 0
 		}
 		// Some other JSON value: show it as it is.
-		return string(raw[:jsRuneCut(raw, max)]), len(raw)
+		return string(raw[:jsonscan.RuneCut(raw, max)]), len(raw)
 	}
 	var b strings.Builder
 	parts := 0
 	for {
-		el, ok := arr.next()
+		el, ok := arr.Next()
 		if !ok {
 			break
 		}
 		var part string
 		var n int
-		switch jsStr(jsMember(el, "type")) {
+		switch jsonscan.Str(jsonscan.Member(el, "type")) {
 		case "text":
-			part, n, _ = jsStringPrefix(jsMember(el, "text"), max-min(b.Len(), max))
+			part, n, _ = jsonscan.StringPrefix(jsonscan.Member(el, "text"), max-min(b.Len(), max))
 		case "image":
 			part, n = "[image]", len("[image]")
 		default:
@@ -53,7 +55,7 @@ func foldOutput(raw []byte, max int) (text string, full int) {
 		}
 		full += n
 		if room := max - b.Len(); room > 0 {
-			b.WriteString(part[:jsRuneCut([]byte(part), room)])
+			b.WriteString(part[:jsonscan.RuneCut([]byte(part), room)])
 		}
 	}
 	return b.String(), full
@@ -65,9 +67,9 @@ func foldToolSummary(name string, input []byte) string {
 	var v struct {
 		command, filePath, notebookPath, path, pattern, url, query, description, skill, prompt, todos []byte
 	}
-	o := jsObjectAt(input)
+	o := jsonscan.ObjectAt(input)
 	for {
-		k, val, ok := o.next()
+		k, val, ok := o.Next()
 		if !ok {
 			break
 		}
@@ -100,7 +102,7 @@ func foldToolSummary(name string, input []byte) string {
 		for _, r := range raws {
 			// A prefix is plenty for one line and keeps a heredoc of
 			// megabytes from being decoded whole.
-			if s, _, ok := jsStringPrefix(r, 4*foldSummaryMax); ok && strings.TrimSpace(s) != "" {
+			if s, _, ok := jsonscan.StringPrefix(r, 4*foldSummaryMax); ok && strings.TrimSpace(s) != "" {
 				return s
 			}
 		}
@@ -127,8 +129,8 @@ func foldToolSummary(name string, input []byte) string {
 		s = pick(v.skill)
 	case "TodoWrite":
 		n := 0
-		arr := jsArrayAt(v.todos)
-		for _, ok := arr.next(); ok; _, ok = arr.next() {
+		arr := jsonscan.ArrayAt(v.todos)
+		for _, ok := arr.Next(); ok; _, ok = arr.Next() {
 			n++
 		}
 		s = strconv.Itoa(n) + " todos"
@@ -136,8 +138,8 @@ func foldToolSummary(name string, input []byte) string {
 	if s == "" {
 		s = pick(v.command, v.filePath, v.notebookPath, v.path, v.pattern, v.url, v.query, v.description, v.skill, v.prompt)
 	}
-	if s == "" && !o.bad && len(input) > 2 {
-		s = string(input[:jsRuneCut(input, 4*foldSummaryMax)]) // an unknown tool: its raw input, cut
+	if s == "" && !o.Bad() && len(input) > 2 {
+		s = string(input[:jsonscan.RuneCut(input, 4*foldSummaryMax)]) // an unknown tool: its raw input, cut
 	}
 	return foldOneLine(s, foldSummaryMax)
 }
@@ -178,8 +180,8 @@ func foldToolDetail(name string, input []byte) (detail string, truncated bool) {
 	default:
 		return "", false
 	}
-	raw := jsMember(input, key)
-	s, full, ok := jsStringPrefix(raw, foldOutputMax)
+	raw := jsonscan.Member(input, key)
+	s, full, ok := jsonscan.StringPrefix(raw, foldOutputMax)
 	if !ok || strings.TrimSpace(s) == "" {
 		return "", false
 	}

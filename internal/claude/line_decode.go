@@ -1,6 +1,8 @@
 package claude
 
-import "bytes"
+import (
+	"lab/internal/jsonscan"
+)
 
 // Results of foldPeek.
 const (
@@ -17,14 +19,14 @@ const (
 // shows, gets a full parse. Only the prefix is inspected, so a held partial
 // line and the same line complete always get the same verdict.
 func foldPeek(b []byte) int {
-	i := jsWS(b, 0)
+	i := jsonscan.WS(b, 0)
 	if i >= len(b) {
 		return peekMore
 	}
 	if b[i] != '{' {
 		return peekFull
 	}
-	i = jsWS(b, i+1)
+	i = jsonscan.WS(b, i+1)
 	const key = `"type"`
 	n := min(len(b)-i, len(key))
 	if string(b[i:i+n]) != key[:n] {
@@ -33,21 +35,21 @@ func foldPeek(b []byte) int {
 	if n < len(key) {
 		return peekMore
 	}
-	i = jsWS(b, i+len(key))
+	i = jsonscan.WS(b, i+len(key))
 	if i >= len(b) {
 		return peekMore
 	}
 	if b[i] != ':' {
 		return peekFull
 	}
-	i = jsWS(b, i+1)
+	i = jsonscan.WS(b, i+1)
 	if i >= len(b) {
 		return peekMore
 	}
 	if b[i] != '"' {
 		return peekFull
 	}
-	e := jsSkipString(b, i)
+	e := jsonscan.SkipString(b, i)
 	if e < 0 {
 		return peekMore
 	}
@@ -94,9 +96,9 @@ type foldLine struct {
 // not one well-formed JSON object.
 func (ln *foldLine) parse(b []byte) bool {
 	*ln = foldLine{}
-	o := jsLineObject(b)
+	o := jsonscan.LineObject(b)
 	for {
-		k, v, ok := o.next()
+		k, v, ok := o.Next()
 		if !ok {
 			break
 		}
@@ -106,13 +108,13 @@ func (ln *foldLine) parse(b []byte) bool {
 		case "subtype":
 			ln.subtype = v
 		case "isSidechain":
-			ln.sidechain = jsTrue(v)
+			ln.sidechain = jsonscan.True(v)
 		case "isMeta":
-			ln.meta = jsTrue(v)
+			ln.meta = jsonscan.True(v)
 		case "isCompactSummary":
-			ln.compactSummary = jsTrue(v)
+			ln.compactSummary = jsonscan.True(v)
 		case "isApiErrorMessage":
-			ln.apiError = jsTrue(v)
+			ln.apiError = jsonscan.True(v)
 		case "timestamp":
 			ln.timestamp = v
 		case "sessionId":
@@ -139,10 +141,10 @@ func (ln *foldLine) parse(b []byte) bool {
 			ln.attachment = v
 		}
 	}
-	if o.bad {
+	if o.Bad() {
 		return false
 	}
-	return jsWS(b, o.end()) == len(b)
+	return jsonscan.WS(b, o.End()) == len(b)
 }
 
 // foldMessage holds the raw fields of a line's `message` object.
@@ -154,9 +156,9 @@ type foldMessage struct {
 
 func (m *foldMessage) parse(raw []byte) bool {
 	*m = foldMessage{}
-	o := jsObjectAt(raw)
+	o := jsonscan.ObjectAt(raw)
 	for {
-		k, v, ok := o.next()
+		k, v, ok := o.Next()
 		if !ok {
 			break
 		}
@@ -169,7 +171,7 @@ func (m *foldMessage) parse(raw []byte) bool {
 			m.stopReason = v
 		}
 	}
-	return !o.bad
+	return !o.Bad()
 }
 
 // foldBlock holds the raw fields of one content block.
@@ -187,9 +189,9 @@ type foldBlock struct {
 
 func (bl *foldBlock) parse(raw []byte) bool {
 	*bl = foldBlock{}
-	o := jsObjectAt(raw)
+	o := jsonscan.ObjectAt(raw)
 	for {
-		k, v, ok := o.next()
+		k, v, ok := o.Next()
 		if !ok {
 			break
 		}
@@ -211,29 +213,8 @@ func (bl *foldBlock) parse(raw []byte) bool {
 		case "content":
 			bl.content = v
 		case "is_error":
-			bl.isError = jsTrue(v)
+			bl.isError = jsonscan.True(v)
 		}
 	}
-	return !o.bad
-}
-
-// jsMember returns the raw value of key in the object raw, or nil.
-func jsMember(raw []byte, key string) []byte {
-	o := jsObjectAt(raw)
-	var found []byte
-	for {
-		k, v, ok := o.next()
-		if !ok {
-			return found
-		}
-		if string(k) == key {
-			found = v // the last duplicate wins, as in encoding/json
-		}
-	}
-}
-
-// jsIsObject reports whether raw is a JSON object.
-func jsIsObject(raw []byte) bool {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
-	return len(raw) > 0 && raw[0] == '{'
+	return !o.Bad()
 }

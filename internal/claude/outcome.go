@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"lab/internal/conv"
+	"lab/internal/jsonscan"
 )
 
 // planFeedbackMarker precedes the operator's feedback in a rejected plan's
@@ -37,13 +38,13 @@ func deriveOutcome(d *conv.Dialog, r foldResolution) *conv.Outcome {
 // answers map (the unattended timeout) is dismissed.
 func questionOutcome(qs []conv.Question, r foldResolution) *conv.Outcome {
 	dismissed := &conv.Outcome{Dismissed: true}
-	if r.denial != "" || r.isError || !jsIsObject(r.result) {
+	if r.denial != "" || r.isError || !jsonscan.IsObject(r.result) {
 		return dismissed
 	}
 	var answersRaw, response []byte
-	o := jsObjectAt(r.result)
+	o := jsonscan.ObjectAt(r.result)
 	for {
-		k, v, ok := o.next()
+		k, v, ok := o.Next()
 		if !ok {
 			break
 		}
@@ -55,13 +56,13 @@ func questionOutcome(qs []conv.Question, r foldResolution) *conv.Outcome {
 		}
 	}
 	answers := map[string][]byte{}
-	ao := jsObjectAt(answersRaw)
+	ao := jsonscan.ObjectAt(answersRaw)
 	for {
-		k, v, ok := ao.next()
+		k, v, ok := ao.Next()
 		if !ok {
 			break
 		}
-		key, ok := jsString(append(append([]byte{'"'}, k...), '"'))
+		key, ok := jsonscan.String(append(append([]byte{'"'}, k...), '"'))
 		if ok {
 			answers[key] = v
 		}
@@ -70,7 +71,7 @@ func questionOutcome(qs []conv.Question, r foldResolution) *conv.Outcome {
 	if len(answers) == 0 {
 		// "response" is free text typed instead of picking; with no answers
 		// at all it is the whole reply, shown on the first question.
-		text := jsStr(response)
+		text := jsonscan.Str(response)
 		if strings.TrimSpace(text) == "" || len(qs) == 0 {
 			return dismissed
 		}
@@ -85,15 +86,15 @@ func questionOutcome(qs []conv.Question, r foldResolution) *conv.Outcome {
 		switch {
 		case !ok:
 			results[i] = conv.QuestionResult{Question: q.Question, Chosen: []string{}}
-		case jsIsString(raw):
-			results[i] = resolveAnswer(q, jsStr(raw))
+		case jsonscan.IsString(raw):
+			results[i] = resolveAnswer(q, jsonscan.Str(raw))
 		default:
 			// Not the documented string; a list of labels is read as the
 			// segments of a multi-select record.
 			var segs []string
-			arr := jsArrayAt(raw)
-			for el, ok := arr.next(); ok; el, ok = arr.next() {
-				if s, ok := jsString(el); ok {
+			arr := jsonscan.ArrayAt(raw)
+			for el, ok := arr.Next(); ok; el, ok = arr.Next() {
+				if s, ok := jsonscan.String(el); ok {
 					segs = append(segs, s)
 				}
 			}
@@ -158,11 +159,11 @@ func resolveSegments(q conv.Question, segs []string) conv.QuestionResult {
 // approval; a rejection carrying "the user said:\n" has the text after the
 // last such marker as feedback; any other rejection is dismissed.
 func planOutcome(r foldResolution) *conv.Outcome {
-	if r.result != nil && jsIsObject(r.result) && !r.isError && r.denial == "" {
+	if r.result != nil && jsonscan.IsObject(r.result) && !r.isError && r.denial == "" {
 		return &conv.Outcome{Approved: true}
 	}
 	var text string
-	if s, ok := jsString(r.result); ok {
+	if s, ok := jsonscan.String(r.result); ok {
 		text = s
 	} else if r.result == nil {
 		text, _ = foldOutput(r.content, 1<<20)
@@ -242,28 +243,28 @@ func IntendedOutcome(d *conv.Dialog, a conv.Answer) *conv.Outcome {
 // decided without asking the operator (a saved rule, the mode, a hook)
 // have no decision.
 func foldDecision(ln *foldLine) *conv.Decision {
-	feedback := jsStr(ln.userFeedback)
+	feedback := jsonscan.Str(ln.userFeedback)
 	if feedback == "" {
-		if s, ok := jsString(ln.toolUseResult); ok {
+		if s, ok := jsonscan.String(ln.toolUseResult); ok {
 			if i := strings.LastIndex(s, planFeedbackMarker); i >= 0 {
 				feedback = s[i+len(planFeedbackMarker):]
 			}
 		}
 	}
 	if ln.permDecision == nil {
-		if jsStr(ln.toolDenialKind) == "user-rejected" {
+		if jsonscan.Str(ln.toolDenialKind) == "user-rejected" {
 			return &conv.Decision{Feedback: feedback}
 		}
 		return nil
 	}
 	var decision, source string
-	o := jsObjectAt(ln.permDecision)
-	for k, v, ok := o.next(); ok; k, v, ok = o.next() {
+	o := jsonscan.ObjectAt(ln.permDecision)
+	for k, v, ok := o.Next(); ok; k, v, ok = o.Next() {
 		switch string(k) {
 		case "decision":
-			decision = jsStr(v)
+			decision = jsonscan.Str(v)
 		case "source":
-			source = jsStr(v)
+			source = jsonscan.Str(v)
 		}
 	}
 	switch {
@@ -273,7 +274,7 @@ func foldDecision(ln *foldLine) *conv.Decision {
 		return &conv.Decision{Allowed: true, Scope: "always"}
 	case decision == "reject" && strings.HasPrefix(source, "user"):
 		return &conv.Decision{Feedback: feedback}
-	case decision == "reject" && jsStr(ln.toolDenialKind) == "user-rejected":
+	case decision == "reject" && jsonscan.Str(ln.toolDenialKind) == "user-rejected":
 		return &conv.Decision{Feedback: feedback}
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"lab/internal/conv"
+	"lab/internal/jsonscan"
 	"lab/internal/udiff"
 )
 
@@ -52,7 +53,7 @@ func PermissionDialog(toolID, tool string, input []byte) *conv.Dialog {
 		p.Diff = writeDiff(p.Path, str("content"))
 	case "Edit":
 		p.Path = str("file_path")
-		p.Diff = editDiff(p.Path, []fileEdit{{old: str("old_string"), new: str("new_string"), all: jsTrue(in["replace_all"])}})
+		p.Diff = editDiff(p.Path, []fileEdit{{old: str("old_string"), new: str("new_string"), all: jsonscan.True(in["replace_all"])}})
 	case "MultiEdit":
 		p.Path = str("file_path")
 		var edits []struct {
