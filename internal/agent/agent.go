@@ -4,18 +4,37 @@
 // implements Provider; nothing above this package knows a CLI's file
 // formats, hook payloads, screens, key recipes or flags.
 //
-// Every adapter has the same parts, in files of the same names:
+// Every adapter has the same parts, in files of the same names, so the
+// two read side by side:
 //
-//	provider.go        the Provider: names, modes, wiring of the parts below
-//	fold*.go           transcript bytes -> conv messages, incrementally (Fold)
-//	outcome.go         a dialog's recorded resolution -> conv.Outcome
-//	state.go           the conversational state the transcript implies
-//	hooks.go, spool.go the per-run hook settings and their spool (Side)
-//	pane.go            what a captured pane shows: pickers, the input box
-//	recipe*.go         keystroke recipes with pane checkpoints (Driver)
-//	validate.go        answers checked against the pending dialog
-//	spawn.go, home.go  argv, binary and version, config and trust seeding
-//	history.go         the sessions a machine kept (History)
+//	provider.go          the Provider and its Driver: names, modes, wiring of the parts below
+//	fold*.go             transcript bytes -> conv messages, incrementally (Fold)
+//	line_decode.go       the few fields of a transcript line the fold reads
+//	dialog.go            a dialog tool's input -> conv.Dialog
+//	outcome.go           a dialog's recorded resolution -> conv.Outcome
+//	intent.go            what lab meant to answer, for the desync warning
+//	state.go             the conversational state the transcript implies
+//	hooks.go, spool.go   the per-run hooks and what their events mean (Side)
+//	permission*.go       permission prompts: the dialog, its diff, its options on the pane
+//	pane.go              what a captured pane shows: pickers, the input box
+//	recipe*.go           keystroke recipes with pane checkpoints (Driver)
+//	validate.go          answers checked against the pending dialog
+//	gate.go              the start-up folder-trust screen
+//	spawn*.go, home.go   argv, binary and version, a run's opening, config and trust seeding
+//	history.go           the sessions a machine kept (History)
+//	attach.go, external.go, registry.go
+//	                     processes lab did not start (Attacher; Claude Code only)
+//
+// What the adapters share lives beside them: internal/hookspool (the hook
+// command and the spool folder reader), internal/jsonscan (the JSON
+// scanner the folds use), internal/udiff (unified diffs).
+//
+// The seam grew twice for the second adapter: Command.Opening with
+// Step.Until (Codex enters Plan mode only by a key, which it may drop),
+// and Driver.Unannounced (the permission dialog of a call no hook
+// announced, whose fields depend on the CLI's tool names). Driver.Dress
+// also fills a plan's rows when the pane does not show them yet, so every
+// pending plan reaches clients with conv.PlanOptions.
 package agent
 
 import (
