@@ -3,26 +3,32 @@
 
 GO ?= go
 export LAB_CLAUDE_BIN ?= $(CURDIR)/tools/claude-2.1.328/node_modules/@anthropic-ai/claude-code/bin/claude.exe
+export LAB_CODEX_BIN ?= $(CURDIR)/tools/codex-0.171.0/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex
 
-.PHONY: all build test test-go test-web test-e2e lint claude web demo bench clean
+.PHONY: all build test test-go test-web test-e2e lint claude codex clis web demo bench clean
 
 all: build
 
-# The pinned Claude Code CLI, from npm, into tools/ (ignored by git).
+# The pinned CLIs, from npm, into tools/ (ignored by git).
 claude: $(LAB_CLAUDE_BIN)
 $(LAB_CLAUDE_BIN):
 	bash scripts/install-claude.sh >/dev/null
+codex: $(LAB_CODEX_BIN)
+$(LAB_CODEX_BIN):
+	bash scripts/install-codex.sh >/dev/null
+clis: claude codex
 
 build:
 	$(GO) build -o bin/lab ./cmd/lab
 
-# Start lab with the built-in scripted model and the pinned CLI: no API key
-# needed. State lives in ~/.local/state/lab/demo (LAB_STATE_DIR overrides);
-# the log prints a one-time setup link for choosing the password.
-demo: web build claude
+# Start lab with the built-in scripted models and the pinned CLIs: no API
+# key needed. State lives in ~/.local/state/lab/demo (LAB_STATE_DIR
+# overrides); the log prints a one-time setup link for choosing the password.
+demo: web build clis
 	./bin/lab demo $(DEMO_FLAGS)
 
-# Start lab for real work: the claude on your PATH and your own ~/.claude.
+# Start lab for real work: the claude and codex on your PATH, your own
+# ~/.claude and ~/.codex (or CODEX_HOME).
 run: web build
 	./bin/lab serve $(SERVE_FLAGS)
 
@@ -31,7 +37,7 @@ lint:
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
-test-go: claude
+test-go: clis
 	$(GO) test -count=1 -timeout 20m ./...
 
 # The web app (web/): install exactly the locked packages, build with Vite
@@ -51,14 +57,12 @@ web: web/node_modules/.package-lock.json
 test-web: web/node_modules/.package-lock.json
 	cd web && npm run typecheck && npm test
 
-# The web app in headless Chromium against the real server running real
-# CLI runs (scripted model); writes docs/screenshots/. Needs /usr/bin/chromium.
 # The web app in real headless Chromium (Debian's /usr/bin/chromium):
 # first against the real server (`lab demo` with real CLI runs; writes
 # docs/screenshots/), then browser-level component tests against a scripted
 # API for states the real server cannot produce on demand (a 409 race, a
 # reader scrolled up when a new dialog arrives, paging 10,000 messages).
-test-e2e: claude web build
+test-e2e: clis web build
 	cd web && LAB_BIN=$(CURDIR)/bin/lab npm run e2e
 	cd web && npm run e2e:mock
 
