@@ -410,6 +410,23 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
             .map((s) => s.session);
           return send(res, 200, { sessions: all, total: all.length, has_more: false });
         }
+        if (api === "/providers") {
+          // One provider, as a lab with a single CLI lists it.
+          return send(res, 200, {
+            providers: [
+              {
+                name: "agent",
+                label: "Agent CLI",
+                default_mode: "auto",
+                modes: [
+                  { value: "auto", label: "Auto", help: "the CLI decides which actions need your approval" },
+                  { value: "manual", label: "Manual", help: "asks before running commands and editing files" },
+                  { value: "plan", label: "Plan first", help: "plans first, then asks you to approve the plan" },
+                ],
+              },
+            ],
+          });
+        }
         if (api === "/demo/scenarios") {
           if (!scenarios) return send(res, 404, { error: "this server is not a demo: it has no scripted scenarios" });
           return send(res, 200, { scenarios });
