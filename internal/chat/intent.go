@@ -53,7 +53,7 @@ func (i *Intents) Record(toolID string, want *conv.Outcome) {
 }
 
 // Lookup returns the intended outcome of toolID. Its signature is the
-// fold's intents hook (claude.Fold.SetIntents).
+// folds' intents hook (agent.Fold.SetIntents).
 func (i *Intents) Lookup(toolID string) (*conv.Outcome, bool) {
 	i.mu.Lock()
 	defer i.mu.Unlock()

@@ -6,9 +6,9 @@ import (
 	"lab/internal/conv"
 )
 
-// Interrupt presses the CLI's interrupt key (Escape for Claude Code) in
-// the run's pane: it stops a streaming turn (the CLI keeps the partial
-// text and records the interruption) and declines a focused picker. It takes the run's lock, so it
+// Interrupt presses the CLI's interrupt key (the driver's InterruptKey)
+// in the run's pane: it stops a streaming turn (the CLI records the
+// interruption) and declines a focused picker. It takes the run's lock, so it
 // never lands in the middle of an answer's keys.
 //
 // Errors: EUnavailable when the key could not be sent or ctx ended while

@@ -29,12 +29,13 @@ type Config struct {
 	ExtraEnv map[string]string
 	// TmuxSocket is lab's private tmux socket. Default <StateDir>/tmux.sock.
 	TmuxSocket string
-	// SeedTrust marks each run's cwd as a trusted folder in the CLI's
-	// ~/.claude.json before starting it, so the run does not stop at the
-	// trust screen. DefaultConfig turns it on.
+	// SeedTrust has each run's cwd trusted by its CLI before it starts
+	// (the provider's Prepare: an entry in the CLI's config, or a session
+	// flag), so the run does not stop at the trust screen. DefaultConfig
+	// turns it on.
 	SeedTrust bool
-	// Home is the operator's home: where ~/.claude.json and the CLI's
-	// session registry live (unless ExtraEnv sets HOME). Default: the
+	// Home is the operator's home: where the CLIs' own config and
+	// session registries live (unless ExtraEnv sets HOME). Default: the
 	// current user's home.
 	Home string
 	// UserHome is what a leading "~" in a run's folder stands for: the
