@@ -12,6 +12,7 @@ import { Header } from "../components/Header";
 import { NotFound } from "../components/NotFound";
 import { sessionHeading } from "../lib/heading";
 import { historyBack } from "../lib/lastsearch";
+import { providerLabel } from "../providers";
 import { linkHandler, navigate } from "../router";
 
 export function SessionChat(props: { id: string }) {
@@ -44,7 +45,21 @@ export function SessionChat(props: { id: string }) {
   return (
     <Show when={!conv.notFound()} fallback={<NotFound what="session" id={props.id} back={historyBack()} backLabel="All sessions" />}>
       <div class="screen chat-screen">
-        <Header title={heading().title} back={historyBack()} sub={heading().sub} />
+        <Header
+          title={heading().title}
+          back={historyBack()}
+          sub={
+            <>
+              <Show when={session()?.provider}>
+                <span class="provider" data-provider={session()!.provider}>
+                  {providerLabel(session()!.provider)}
+                </span>{" "}
+                ·{" "}
+              </Show>
+              {heading().sub}
+            </>
+          }
+        />
         <Show when={conv.error()}>
           <p class="error banner" role="alert" data-banner>
             {conv.offline() ? "Offline: cannot reach the lab server." : conv.error()}
