@@ -3,10 +3,11 @@ package chat
 import (
 	"lab/internal/agent"
 	"lab/internal/claude"
+	"lab/internal/codex"
 )
 
 // The chat layer is provider-neutral; its tests run it over the Claude
-// Code adapter.
+// Code adapter, and over the Codex one where Codex behaves otherwise.
 
 func claudeFold() agent.Fold { return claude.NewFold() }
 
@@ -17,3 +18,5 @@ func testShelves(projects string) []Shelf {
 }
 
 func claudeDriver(version string) agent.Driver { return claude.New().NewDriver(version) }
+
+func codexDriver() agent.Driver { return codex.New("").NewDriver("0.171.0") }

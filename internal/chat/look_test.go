@@ -103,3 +103,62 @@ func TestLookRevealsAnUnannouncedPermissionPrompt(t *testing.T) {
 		t.Fatalf("served %+v after the prompt left the pane", d)
 	}
 }
+
+// readCodexScreen reads a pane the Codex capture recorded.
+func readCodexScreen(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "codex", "testdata", "captured", name+".pane.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// codexStayedInPlanMode is the pane's tail after "No, stay in Plan mode"
+// with nothing typed, as 0.171.0 drew it (trailing blanks trimmed).
+const codexStayedInPlanMode = "\n\n\n\n› Ask Codex to do anything\n\n  GPT-5.5 medium · /tmp/work · Scripted session\n  ← for agents · ? for shortcuts                             Plan mode (shift+tab to cycle) · ⚠ 2 warnings · f2 to view\n"
+
+// A plan is served with the rows its picker shows, and with the rows the
+// CLI is known to show before that; once the pane has shown no picker for
+// a while it is no longer pending (Codex records no answer to "No, stay
+// in Plan mode": its rollout keeps showing the plan pending).
+func TestLookPlanFollowsItsPicker(t *testing.T) {
+	plan := &conv.Dialog{ToolID: "msg_1", Kind: conv.DialogPlan, Plan: "# Plan", Answerable: true}
+	roles := func(d *conv.Dialog) string {
+		var out []string
+		for _, o := range d.PlanOptions {
+			out = append(out, string(o.Role)+"/"+o.Mode)
+		}
+		return strings.Join(out, " ")
+	}
+	const want = "approve/ approve/fresh feedback/"
+
+	pane := &screenPane{capture: readCodexScreen(t, "plan_pending")}
+	k := newLooker(pane, codexDriver())
+	t0 := time.Now()
+	d, again := k.dress(plan, t0)
+	if d == nil || len(d.PlanRows) != 3 || roles(d) != want || again {
+		t.Fatalf("plan on screen: %+v (again %v); want its three rows with roles %q", d, again, want)
+	}
+	pane.capture = codexStayedInPlanMode // the idle box: the picker closed
+	if d, _ := k.dress(plan, t0.Add(500*time.Millisecond)); d == nil {
+		t.Fatal("not served between looks")
+	}
+	if d, _ := k.dress(plan, t0.Add(4*time.Second)); d != nil {
+		t.Fatalf("served %+v while the pane shows the idle box; want the plan no longer pending", d)
+	}
+	if st := k.planGoneState(); st != conv.StateNeedsInput {
+		t.Fatalf("state %s; want needs_input (the CLI waits at its prompt)", st)
+	}
+
+	// A plan the pane does not show yet: served with 0.171.0's rows, and
+	// looked for again soon, until the patience runs out.
+	k = newLooker(&screenPane{capture: readCodexScreen(t, "interrupted")}, codexDriver()) // a turn ending
+	d, again = k.dress(plan, t0)
+	if d == nil || roles(d) != want || !again {
+		t.Fatalf("plan not on screen yet: %+v (again %v); want the known rows and another look soon", d, again)
+	}
+	if d, _ := k.dress(plan, t0.Add(4*time.Second)); d != nil {
+		t.Fatalf("served %+v after the picker never showed; want none", d)
+	}
+}
