@@ -322,7 +322,7 @@ func TestSessionByID(t *testing.T) {
 func TestDemoScenarios(t *testing.T) {
 	h := newHarness(t, harnessOpt{})
 	got := h.do(rq{method: "GET", path: "/api/v1/demo/scenarios", bearer: h.token("demo")})
-	if got.status != 200 || string(got.body) != `{"scenarios":[{"keyword":"lab:plan","summary":"a plan","permission_mode":"plan"}]}`+"\n" {
+	if got.status != 200 || string(got.body) != `{"scenarios":[{"provider":"agent","keyword":"lab:plan","summary":"a plan","permission_mode":"plan"}]}`+"\n" {
 		t.Fatalf("got %d %s; want the configured scenarios", got.status, got.body)
 	}
 	real := newHarness(t, harnessOpt{config: func(c *Config) { c.Scenarios = nil }})
