@@ -16,6 +16,11 @@ type Run struct {
 	CLIVersion     string     `json:"cli_version,omitempty"`
 	StartedAt      time.Time  `json:"started_at"`
 	EndedAt        *time.Time `json:"ended_at,omitempty"`
+	// Attention ranks how much the run wants its operator; the live view
+	// derives it with LastActivity and Preview from the current chat.
+	Attention    Attention  `json:"attention"`
+	LastActivity *time.Time `json:"last_activity,omitempty"` // the newest message's time
+	Preview      string     `json:"preview,omitempty"`       // the last message, one line
 }
 
 // StartRequest asks for a new run.
