@@ -18,6 +18,7 @@ import (
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
 	"lab/internal/httpapi"
+	"lab/internal/push"
 	"lab/internal/runs"
 	"lab/internal/store"
 	"lab/internal/webui"
@@ -47,6 +48,8 @@ type serveConfig struct {
 	LogLevel  string
 	// AllowedHosts are extra Host names to answer to besides loopback's.
 	AllowedHosts []string
+	// PushSubject is the VAPID contact push services may use.
+	PushSubject string
 }
 
 // envList collects repeated KEY=VALUE flags.
@@ -80,6 +83,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.StringVar(&c.BaseURL, "base-url", get("LAB_BASE_URL", ""), "the external URL when behind a proxy, e.g. https://lab.example.org (env LAB_BASE_URL); https makes cookies Secure")
 	fs.BoolVar(&c.SeedTrust, "seed-trust", get("LAB_SEED_TRUST", "true") != "false", "mark a run's folder trusted in ~/.claude.json before starting it (env LAB_SEED_TRUST)")
 	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
+	fs.StringVar(&c.PushSubject, "push-subject", get("LAB_PUSH_SUBJECT", push.DefaultSubject), "contact for Web Push services, mailto:you@example.org or an https URL (env LAB_PUSH_SUBJECT); Apple refuses localhost addresses")
 	fs.StringVar(&c.LogLevel, "log-level", get("LAB_LOG_LEVEL", "info"), "debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -175,6 +179,14 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	}
 
 	broker := httpapi.NewBroker(0)
+	keys, err := push.LoadOrCreateKeys(filepath.Join(c.StateDir, push.KeysFile))
+	if err != nil {
+		return err
+	}
+	notifier := push.NewNotifier(push.Config{
+		DB: db, Sender: &push.Sender{Keys: keys, Subject: c.PushSubject}, Logger: log,
+	})
+	defer notifier.Close()
 	intents := chat.NewIntents()
 	lib := chat.NewLibrary(filepath.Join(c.Home, ".claude", "projects"), func(ctx context.Context) map[string]string {
 		return sessionOwners(ctx, db)
@@ -182,7 +194,9 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	svc, err := chat.NewService(ctx, chat.ServiceConfig{
 		Runs:    runnerAdapter{rs},
 		Library: lib,
-		Publish: broker,
+		// The notifier listens beside the SSE broker: a run's state change
+		// reaches browsers and push services from the same event.
+		Publish: publishers{broker, notifier},
 		Logger:  log,
 		Intents: intents.Lookup,
 		Actions: func(r conv.Run, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
@@ -193,6 +207,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		return err
 	}
 	defer svc.Close()
+	notifier.Start(ctx, svc)
 
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
@@ -211,6 +226,8 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	}
 	api, err := httpapi.New(httpapi.Config{
 		Store: db, Runs: svc, Sessions: sessionsAdapter{lib}, Broker: broker,
+		// The demo's browsers may subscribe at a local stand-in service.
+		Push:   &push.Service{DB: db, Keys: keys, Notifier: notifier, AllowHTTP: c.Demo},
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
 	})
 	if err != nil {
@@ -287,6 +304,15 @@ func announceSetup(ctx context.Context, db *store.DB, base string, log *slog.Log
 	}
 	log.Warn("no password is set yet: open the setup link to choose one (or run `lab passwd`)", "url", httpapi.SetupURL(base, token))
 	return nil
+}
+
+// publishers fans the chat layer's events out to every listener.
+type publishers []chat.Publisher
+
+func (ps publishers) Publish(e conv.Event) {
+	for _, p := range ps {
+		p.Publish(e)
+	}
 }
 
 // sessionsAdapter serves the API's history from the chat library.

@@ -40,6 +40,7 @@ func (s *syncBuf) String() string {
 type labServer struct {
 	t     *testing.T
 	base  string
+	state string
 	token string
 	log   *syncBuf
 	stop  func() // graceful shutdown, as on SIGTERM
@@ -99,7 +100,7 @@ func startLabAt(t *testing.T, state, home string) *labServer {
 		t.Fatal(err)
 	}
 	var once sync.Once
-	l := &labServer{t: t, base: "http://" + addr, token: token, log: log}
+	l := &labServer{t: t, base: "http://" + addr, state: state, token: token, log: log}
 	l.stop = func() {
 		once.Do(func() {
 			cancel()

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/push"
+	"lab/internal/push/pushtest"
 	"lab/internal/store"
 )
 
@@ -60,6 +62,7 @@ type harness struct {
 	sessions *fakeSessions
 	clock    *clock
 	logs     *syncBuffer
+	pushSvc  *pushtest.Service // the stand-in push service devices subscribe at
 }
 
 type harnessOpt struct {
@@ -92,8 +95,15 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 	broker := NewBroker(0)
 	h.runs = newFakeRuns(broker)
 	h.sessions = &fakeSessions{dir: t.TempDir()}
+	h.pushSvc = pushtest.New(t)
+	keys, err := push.LoadOrCreateKeys(filepath.Join(dir, push.KeysFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pusher := &push.Service{DB: db, Keys: keys, AllowHTTP: true,
+		Notifier: push.NewNotifier(push.Config{DB: db, Sender: &push.Sender{Keys: keys}})}
 	cfg := Config{
-		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker,
+		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Push: pusher,
 		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:    clk.Now,
 		// Generous limits: only the rate-limit test wants to hit them.

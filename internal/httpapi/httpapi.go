@@ -25,6 +25,9 @@ type Config struct {
 	Store    *store.DB // the operator account, login sessions, API tokens
 	Runs     Runs
 	Sessions Sessions
+	// Push serves Web Push subscriptions and presence; nil answers those
+	// endpoints with 503.
+	Push Push
 
 	// Broker fans events out to SSE clients; nil makes one. Pass your own
 	// to publish before the server exists.

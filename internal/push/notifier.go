@@ -43,10 +43,9 @@ type Decision struct {
 	Seen, Done time.Time
 }
 
-// Config wires a Notifier. DB, Runs and Sender are required.
+// Config wires a Notifier. DB and Sender are required.
 type Config struct {
 	DB       *store.DB
-	Runs     Runs
 	Sender   *Sender
 	Presence *Presence // nil: NewPresence(0, nil)
 	Logger   *slog.Logger
@@ -66,6 +65,7 @@ type Notifier struct {
 	cfg      Config
 	log      *slog.Logger
 	presence *Presence
+	runs     Runs // set by Start
 
 	events chan conv.Event
 	// marks is what the notifier last saw of each live run; only the
@@ -125,13 +125,16 @@ func (n *Notifier) Publish(e conv.Event) {
 
 // Start records what every live run looks like now, so a restart of lab
 // does not push again for a dialog that was already waiting, and then
-// follows events until Close.
-func (n *Notifier) Start(ctx context.Context) {
-	runs, err := n.cfg.Runs.List(ctx)
+// follows events until Close. Events published before Start wait in the
+// queue, so the notifier can be the chat service's publisher before that
+// service (its Runs) exists.
+func (n *Notifier) Start(ctx context.Context, runs Runs) {
+	n.runs = runs
+	list, err := runs.List(ctx)
 	if err != nil {
 		n.log.Warn("push: list runs", "err", err)
 	}
-	for _, r := range runs {
+	for _, r := range list {
 		if r.State == conv.StateEnded {
 			continue
 		}
@@ -166,7 +169,7 @@ func (n *Notifier) loop() {
 // current reads a run's state and pending dialog as the live view has
 // them now (a fresh refresh, not the possibly older event).
 func (n *Notifier) current(ctx context.Context, id string) (mark, bool) {
-	p, err := n.cfg.Runs.Messages(ctx, id, conv.Query{Limit: 1})
+	p, err := n.runs.Messages(ctx, id, conv.Query{Limit: 1})
 	if err != nil {
 		return mark{}, false
 	}
@@ -186,7 +189,7 @@ func (n *Notifier) handle(e conv.Event, seen time.Time) {
 		delete(n.marks, e.RunID)
 		return
 	}
-	page, err := n.cfg.Runs.Messages(ctx, e.RunID, conv.Query{Limit: 1})
+	page, err := n.runs.Messages(ctx, e.RunID, conv.Query{Limit: 1})
 	if err != nil {
 		return
 	}
@@ -213,7 +216,7 @@ func (n *Notifier) handle(e conv.Event, seen time.Time) {
 	default:
 		return
 	}
-	run, err := n.cfg.Runs.Get(ctx, e.RunID)
+	run, err := n.runs.Get(ctx, e.RunID)
 	if err != nil {
 		return
 	}

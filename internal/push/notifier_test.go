@@ -81,10 +81,10 @@ func newNotifierFixture(t *testing.T, prime func(*fakeRuns)) *notifierFixture {
 		prime(f.runs)
 	}
 	f.n = NewNotifier(Config{
-		DB: db, Runs: f.runs, Sender: &Sender{Keys: testKeys(t)},
+		DB: db, Sender: &Sender{Keys: testKeys(t)},
 		Decided: func(d Decision) { f.dec <- d },
 	})
-	f.n.Start(context.Background())
+	f.n.Start(context.Background(), f.runs)
 	t.Cleanup(f.n.Close)
 	return f
 }
