@@ -95,6 +95,39 @@ export interface Run {
   cli_version?: string;
   started_at: string;
   ended_at?: string;
+  /** How much the run wants the operator; the runs list sorts by it. */
+  attention?: Attention;
+  /** The newest message's time. */
+  last_activity?: string;
+  /** The last message, one line. */
+  preview?: string;
+}
+
+export type Attention = "blocked" | "your_turn" | "working" | "idle" | "ended";
+
+/** PushOptions is store.PushOptions: what a device is told about. */
+export interface PushOptions {
+  blocked: boolean;
+  turn_end: boolean;
+  include_content: boolean;
+}
+
+/** PushDevice is push.Device: a browser subscribed to Web Push. */
+export interface PushDevice {
+  id: string;
+  name: string;
+  /** The push service's host. */
+  service: string;
+  options: PushOptions;
+  created_at: string;
+  last_push_at?: string;
+  last_error?: string;
+}
+
+/** PushSubscriptionData is PushSubscription.toJSON(). */
+export interface PushSubscriptionData {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
 }
 
 export interface StartRequest {
@@ -181,9 +214,9 @@ export function setCSRF(token: string | undefined): void {
   csrf = token ?? "";
 }
 
-async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+async function call<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, keepalive = false): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (method === "POST") {
+  if (method !== "GET") {
     headers["X-CSRF-Token"] = csrf;
     if (body !== undefined) headers["Content-Type"] = "application/json";
   }
@@ -194,6 +227,7 @@ async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Pr
       headers,
       credentials: "same-origin",
       body: body === undefined ? undefined : JSON.stringify(body),
+      keepalive,
     });
   } catch {
     throw new ApiError(0, "cannot reach the lab server");
@@ -258,6 +292,18 @@ export const api = {
   reply: (id: string, text: string) => call<unknown>("POST", `/runs/${enc(id)}/reply`, { text }),
   interrupt: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/interrupt`),
   answer: (id: string, a: Answer) => call<unknown>("POST", `/runs/${enc(id)}/answer`, a),
+
+  pushKey: async (): Promise<string> => (await call<{ public_key: string }>("GET", "/push/key")).public_key,
+  pushDevices: async (): Promise<PushDevice[]> => (await call<{ devices: PushDevice[] | null }>("GET", "/push/devices")).devices ?? [],
+  pushSubscribe: (name: string, subscription: PushSubscriptionData) =>
+    call<PushDevice>("POST", "/push/devices", { name, subscription }),
+  pushUpdate: (id: string, options: PushOptions, name?: string) =>
+    call<PushDevice>("POST", `/push/devices/${enc(id)}`, name ? { name, options } : { options }),
+  pushUnsubscribe: (id: string) => call<unknown>("DELETE", `/push/devices/${enc(id)}`),
+  pushTest: (id: string) => call<unknown>("POST", `/push/devices/${enc(id)}/test`),
+  /** pushPresence survives the page going away (keepalive), so "hidden" arrives. */
+  pushPresence: (device_id: string, run_id: string, visible: boolean) =>
+    call<unknown>("POST", "/push/presence", { device_id, run_id, visible }, true),
 
   sessions: (q: string, limit: number, offset: number) =>
     call<SessionList>("GET", `/sessions${qs({ q, limit, offset })}`),

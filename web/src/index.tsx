@@ -2,5 +2,6 @@
 import { render } from "solid-js/web";
 import { App } from "./App";
 import "./styles/base.css";
+import "./styles/reach.css";
 
 render(() => <App />, document.getElementById("app")!);
