@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"lab/internal/agent"
 	"lab/internal/chat"
 	"lab/internal/claude"
 	"lab/internal/conv"
@@ -162,9 +163,10 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		defer stopFake()
 	}
 
+	providers := []agent.Provider{claude.New()}
 	rs, err := runs.New(db, runs.Config{
 		StateDir:  c.StateDir,
-		ClaudeBin: c.ClaudeBin,
+		Agents:    []runs.Agent{{Provider: providers[0], Bin: c.ClaudeBin}},
 		ExtraEnv:  extraEnv,
 		Home:      c.Home,
 		SeedTrust: c.SeedTrust,
@@ -188,19 +190,24 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	})
 	defer notifier.Close()
 	intents := chat.NewIntents()
-	lib := chat.NewLibrary(filepath.Join(c.Home, ".claude", "projects"), func(ctx context.Context) map[string]string {
+	var shelves []chat.Shelf
+	for _, p := range providers {
+		shelves = append(shelves, chat.Shelf{Provider: p.Info().Name, History: p.NewHistory(c.Home), NewFold: p.NewFold})
+	}
+	lib := chat.NewLibrary(shelves, func(ctx context.Context) map[string]string {
 		return sessionOwners(ctx, db)
 	})
 	svc, err := chat.NewService(ctx, chat.ServiceConfig{
-		Runs:    runnerAdapter{rs},
-		Library: lib,
+		Runs:      runnerAdapter{rs},
+		Providers: providers,
+		Library:   lib,
 		// The notifier listens beside the SSE broker: a run's state change
 		// reaches browsers and push services from the same event.
 		Publish: publishers{broker, notifier},
 		Logger:  log,
 		Intents: intents.Lookup,
-		Actions: func(r conv.Run, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
-			return chat.NewActor(p, r.CLIVersion, pending, intents, chat.ActorOptions{})
+		Actions: func(r conv.Run, drv agent.Driver, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
+			return chat.NewActor(p, drv, pending, intents, chat.ActorOptions{})
 		},
 	})
 	if err != nil {
@@ -369,8 +376,8 @@ func (a runnerAdapter) Stop(ctx context.Context, id string) error {
 	return err
 }
 func (a runnerAdapter) Sweep(ctx context.Context) ([]string, error) { return a.rs.Sweep(ctx) }
-func (a runnerAdapter) Spool(ctx context.Context, id string) (*claude.Spool, error) {
-	return a.rs.Spool(ctx, id)
+func (a runnerAdapter) Side(ctx context.Context, id string) (agent.Side, error) {
+	return a.rs.Side(ctx, id)
 }
 
 // Pane types into the run's tmux pane. A run that ended gets a pane that

@@ -95,10 +95,10 @@ func startRun(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Options, 
 	}
 	r := &cliRun{t: t, rig: rig, target: "run", intents: NewIntents()}
 	rig.Spawn(r.target, args...)
-	r.live = newLive("run-1", claude.OpenSpool(spoolDir), r.intents.Lookup, nil, slog.New(slog.DiscardHandler))
+	r.live = newLive("run-1", claude.OpenSpool(spoolDir), claudeFold, r.intents.Lookup, nil, slog.New(slog.DiscardHandler))
 	t.Cleanup(r.live.close)
 	r.pane = &countingPane{TmuxPane: TmuxPane{Server: rig.Tmux, Target: r.target}}
-	r.actor = NewActor(r.pane, claudetest.Version, r.pendingNow, r.intents, opts)
+	r.actor = NewActor(r.pane, claudeDriver(claudetest.Version), r.pendingNow, r.intents, opts)
 	return r
 }
 

@@ -2,9 +2,10 @@ package conv
 
 import "time"
 
-// Run is a Claude Code process lab started (or adopted) in tmux.
+// Run is an agent CLI process lab started (or adopted) in tmux.
 type Run struct {
 	ID             string     `json:"id"`
+	Provider       string     `json:"provider"` // which agent CLI: "claude", …
 	Cwd            string     `json:"cwd"`
 	Title          string     `json:"title"` // first prompt, else the directory name
 	Model          string     `json:"model,omitempty"`
@@ -25,15 +26,17 @@ type Run struct {
 
 // StartRequest asks for a new run.
 type StartRequest struct {
+	Provider       string `json:"provider,omitempty"` // default: the server's default provider
 	Cwd            string `json:"cwd"`
 	Prompt         string `json:"prompt,omitempty"`
 	Model          string `json:"model,omitempty"`
 	PermissionMode string `json:"permission_mode,omitempty"`
 }
 
-// Session is a Claude Code conversation on disk, run by lab or not.
+// Session is an agent conversation on disk, run by lab or not.
 type Session struct {
 	ID          string    `json:"id"` // the CLI's session id (transcript file name)
+	Provider    string    `json:"provider"`
 	ProjectPath string    `json:"project_path"`
 	Title       string    `json:"title"` // first user prompt
 	Size        int64     `json:"size"`
@@ -64,3 +67,20 @@ const (
 	EventMessagesChanged = "run.messages.changed"
 	EventHeartbeat       = "heartbeat"
 )
+
+// ProviderInfo describes one agent CLI lab can run.
+type ProviderInfo struct {
+	Name  string `json:"name"`  // the id runs carry: "claude", …
+	Label string `json:"label"` // for people: "Claude Code"
+	// Modes are the permission modes a new run may choose, the CLI's
+	// default first when it has one.
+	Modes       []PermissionMode `json:"modes"`
+	DefaultMode string           `json:"default_mode,omitempty"`
+}
+
+// PermissionMode is one way a CLI can treat the agent's tool calls.
+type PermissionMode struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+	Help  string `json:"help"` // one line
+}
