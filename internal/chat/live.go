@@ -46,6 +46,8 @@ type live struct {
 	}
 	// syncedAt is when the last refresh finished (for tailer lag).
 	syncedAt time.Time
+	// act is the run's activity beside the stream (progress.go).
+	act activity
 
 	tail *tailer
 }
@@ -103,6 +105,7 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 	l.pending = l.pendingFrom(st)
 	l.state = l.stateFrom(st)
 	l.syncedAt = time.Now()
+	l.noteActivity(st, ch.Changed)
 
 	n, pendingID := 0, ""
 	if l.view != nil {
@@ -178,6 +181,7 @@ func (l *live) snapshot(q conv.Query) conv.Page {
 	}
 	p.State = l.state
 	p.PendingDialog = l.pending.Clone()
+	p.Progress = l.progressLocked()
 	return p
 }
 

@@ -27,9 +27,10 @@ import (
 type stubRunner struct {
 	dir string
 
-	mu   sync.Mutex
-	runs map[string]conv.Run
-	gone map[string]bool
+	mu    sync.Mutex
+	runs  map[string]conv.Run
+	gone  map[string]bool
+	panes map[string]Pane // set by tests that read a pane
 }
 
 func newStubRunner(t testing.TB) *stubRunner {
@@ -101,7 +102,14 @@ func (r *stubRunner) SpoolDir(id string) string { return filepath.Join(r.dir, id
 func (r *stubRunner) Side(ctx context.Context, id string) (agent.Side, error) {
 	return claude.OpenSpool(r.SpoolDir(id)), nil
 }
-func (r *stubRunner) Pane(id string) Pane { return nil }
+func (r *stubRunner) Pane(id string) Pane {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p, ok := r.panes[id]; ok {
+		return p
+	}
+	return nil
+}
 
 // spoolEvent writes a hook payload the way the hook command does.
 func spoolEvent(t testing.TB, dir, event string, payload map[string]any) {

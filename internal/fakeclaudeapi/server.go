@@ -65,6 +65,7 @@ type Server struct {
 	changed chan struct{} // closed and replaced whenever reqs grows
 	nextID  int
 	salt    string // random per server, so ids stay unique across restarts
+	failed  map[string]int // failed requests per prompt, for scenarios that fail
 
 	ln  net.Listener
 	srv *http.Server
@@ -230,6 +231,13 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, bo
 	} else {
 		sc := pickScenario(req.Prompt)
 		req.Scenario = sc.Name
+		if s.shouldFail(sc.fail, req.Prompt) {
+			req.Failed = true
+			s.record(req)
+			s.log.Info("fakeclaudeapi: failing", "seq", req.Seq, "scenario", req.Scenario, "status", sc.fail.status)
+			sc.fail.answer(w)
+			return
+		}
 		turns := sc.turns(&call{req: req, opts: &s.opts})
 		step := stepsSincePrompt(req.Messages)
 		if step < len(turns) {
@@ -259,5 +267,7 @@ func estimateTokens(body []byte) int { return len(body)/4 + 1 }
 
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
+	writeJSONBody(w, v)
 }
+
+func writeJSONBody(w http.ResponseWriter, v any) { _ = json.NewEncoder(w).Encode(v) }

@@ -1,0 +1,91 @@
+package claude
+
+import (
+	"regexp"
+	"strings"
+
+	"lab/internal/conv"
+)
+
+// While a Messages API request fails, Claude Code retries it with a
+// backoff and says so only on its status line, above the input box; the
+// transcript gets nothing until the last attempt fails (then an assistant
+// line with isApiErrorMessage, which the fold shows as an error). Seen on
+// 2.1.328 against a scripted API answering 529, 500 or hanging up:
+//
+//	✻ 529 Overloaded · retrying in 13s · attempt 6/10
+//	  ⎿  If it persists, check your inference gateway (127.0.0.1:33255).
+//	✻ 500 Internal server error · retrying in 6s · attempt 5/10
+//	✻ Connection dropped (ECONNRESET) · retrying in 3s · attempt 5/10
+//
+// The leading glyph is the animated spinner (one of ·✢✳✶✻✽*); the agent's
+// own prose starts with ● and never matches.
+var retryRE = regexp.MustCompile(`^\s*[·✢✳✶✻✽*]\s+(.+? · retrying in \d+s · attempt \d+/\d+)\s*$`)
+
+// hintRE is the "⎿" continuation the CLI prints under some retry lines.
+var hintRE = regexp.MustCompile(`^\s*⎿\s+(.+?)\s*$`)
+
+// Escape during those retries cancels the request without a trace in the
+// transcript or the hooks (no interrupt line, no Stop): the CLI goes back
+// to its input box with the prompt put back in it, and the footer loses
+// its "esc to interrupt". The transcript alone would say "working" for
+// ever.
+const busyMark = "esc to interrupt"
+
+// Trouble reads the pane for what stalls a turn the transcript says is
+// running: the retry status line (the error and the countdown, with the
+// CLI's hint when it gives one), or the CLI idle at its input box.
+func Trouble(capture string) *conv.Lifecycle {
+	if w := retrying(capture); w != nil {
+		return w
+	}
+	box, ok := ParsePrompt(capture)
+	if !ok || busy(capture) {
+		return nil
+	}
+	if t := strings.TrimSpace(box.Text); t != "" {
+		return &conv.Lifecycle{Level: conv.LevelWarning, Text: "Claude Code stopped without finishing the turn; its input box holds: " + clipLine(t, 120)}
+	}
+	return &conv.Lifecycle{Level: conv.LevelWarning, Text: "Claude Code is idle at its prompt, but the transcript shows the turn unfinished"}
+}
+
+// busy reports whether the footer under the input box offers to
+// interrupt, which the CLI shows only while it works.
+func busy(capture string) bool {
+	lines := strings.Split(strings.TrimRight(capture, "\n "), "\n")
+	for i := len(lines) - 1; i >= 0 && i >= len(lines)-3; i-- {
+		if strings.Contains(lines[i], busyMark) {
+			return true
+		}
+	}
+	return false
+}
+
+func clipLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+func retrying(capture string) *conv.Lifecycle {
+	lines := strings.Split(capture, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		m := retryRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		text := "API error: " + m[1]
+		if i+1 < len(lines) {
+			if h := hintRE.FindStringSubmatch(lines[i+1]); h != nil {
+				text += ". " + h[1]
+			}
+		}
+		return &conv.Lifecycle{Level: conv.LevelWarning, Text: text}
+	}
+	return nil
+}
+
+// Trouble implements agent.TroubleReader.
+func (driver) Trouble(capture string) *conv.Lifecycle { return Trouble(capture) }
