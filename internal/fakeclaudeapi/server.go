@@ -64,7 +64,7 @@ type Server struct {
 	reqs    []Request
 	changed chan struct{} // closed and replaced whenever reqs grows
 	nextID  int
-	salt    string // random per server, so ids stay unique across restarts
+	salt    string         // random per server, so ids stay unique across restarts
 	failed  map[string]int // failed requests per prompt, for scenarios that fail
 
 	ln  net.Listener
