@@ -18,6 +18,10 @@
 //	lab:form        AskUserQuestion, two questions (single, multi)
 //	lab:form3       AskUserQuestion, three questions (single, multi, single)
 //	lab:plan        Write the plan file the request names, then ExitPlanMode (--permission-mode plan)
+//	lab:overloaded  every request answered 529 overloaded_error (the CLI retries ten times)
+//	lab:apierror    every request answered 500 api_error
+//	lab:flaky       the first two requests of a prompt answered 529, then text
+//	lab:hangup      every request's connection closed without an answer
 //
 // After any tool result the scenario's next turn is a text reply
 // "tool_result for <tool>: <content>" ("tool_result (error) for …" when
