@@ -38,7 +38,7 @@ func (s *syncBuf) String() string {
 
 // labServer is lab serving in-process on a loopback port.
 type labServer struct {
-	t     *testing.T
+	t     testing.TB
 	base  string
 	state string
 	token string
@@ -49,7 +49,7 @@ type labServer struct {
 // startLab runs `lab demo` in-process with a private state dir, HOME and
 // the pinned CLI, and returns once it listens. It stops at cleanup, ending
 // the test's tmux server too.
-func startLab(t *testing.T) *labServer {
+func startLab(t testing.TB) *labServer {
 	t.Helper()
 	state := claudetest.ShortTempDir(t, "labsrv")
 	t.Cleanup(func() {
@@ -62,7 +62,7 @@ func startLab(t *testing.T) *labServer {
 }
 
 // startLabAt serves from the given state dir and HOME until stop.
-func startLabAt(t *testing.T, state, home string) *labServer {
+func startLabAt(t testing.TB, state, home string) *labServer {
 	t.Helper()
 	bin := claudetest.CLI(t)
 	log := &syncBuf{}
