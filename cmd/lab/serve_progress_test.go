@@ -9,9 +9,12 @@ import (
 )
 
 // TestServeShowsAPIRetriesAsAWarning runs the real CLI against a model
-// that answers every request 529. The CLI retries with a countdown that
-// only its status line shows (2.1.328: "529 Overloaded · retrying in 13s ·
-// attempt 6/10"; the transcript stays silent until the last attempt), so
+// that answers every request 500. The CLI retries with a countdown that
+// only its status line shows (2.1.328: "500 Internal server error ·
+// retrying in 6s · attempt 5/10"; the transcript stays silent until the
+// last attempt). (529s are retried the same way, but the CLI may give up
+// after three with "Repeated 529 Overloaded errors", so they make a poor
+// fixture.) So
 // lab reads the pane and serves the retry as a warning in the page's
 // progress instead of a bare "working". Escape during the retries cancels
 // the request without a word in the transcript or the hooks: the CLI puts
@@ -19,14 +22,14 @@ import (
 func TestServeShowsAPIRetriesAsAWarning(t *testing.T) {
 	lab := startLab(t)
 	var run conv.Run
-	if code := lab.call("POST", "/api/v1/runs", conv.StartRequest{Cwd: t.TempDir(), Prompt: "lab:overloaded hello"}, &run); code != 201 {
+	if code := lab.call("POST", "/api/v1/runs", conv.StartRequest{Cwd: t.TempDir(), Prompt: "lab:apierror hello"}, &run); code != 201 {
 		t.Fatalf("start: %d\n%s", code, lab.log)
 	}
 	p := lab.waitPage(run.ID, "a retry warning", func(p conv.Page) bool {
 		return p.Progress != nil && p.Progress.Warning != nil
 	})
 	w := p.Progress.Warning
-	if p.State != conv.StateWorking || w.Level != conv.LevelWarning || !strings.Contains(w.Text, "529 Overloaded") ||
+	if p.State != conv.StateWorking || w.Level != conv.LevelWarning || !strings.Contains(w.Text, "500 Internal server error") ||
 		!strings.Contains(w.Text, "retrying in") || !strings.Contains(w.Text, "attempt") {
 		t.Fatalf("state %s warning %+v; want working with the CLI's retry line", p.State, w)
 	}
@@ -35,7 +38,7 @@ func TestServeShowsAPIRetriesAsAWarning(t *testing.T) {
 	}
 	var runs struct{ Runs []conv.Run }
 	lab.call("GET", "/api/v1/runs", nil, &runs)
-	if len(runs.Runs) != 1 || runs.Runs[0].Attention != conv.AttentionWorking || runs.Runs[0].Preview != "You: lab:overloaded hello" {
+	if len(runs.Runs) != 1 || runs.Runs[0].Attention != conv.AttentionWorking || runs.Runs[0].Preview != "You: lab:apierror hello" {
 		t.Fatalf("runs: %+v", runs.Runs)
 	}
 
@@ -53,7 +56,7 @@ func TestServeShowsAPIRetriesAsAWarning(t *testing.T) {
 		last = p
 		return p.Progress != nil && p.Progress.Warning != nil && strings.Contains(p.Progress.Warning.Text, "stopped without finishing")
 	})
-	if !strings.HasSuffix(p.Progress.Warning.Text, "lab:overloaded hello") {
+	if !strings.HasSuffix(p.Progress.Warning.Text, "lab:apierror hello") {
 		t.Fatalf("warning %q; want it to quote the prompt back in the box", p.Progress.Warning.Text)
 	}
 }

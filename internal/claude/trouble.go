@@ -18,6 +18,10 @@ import (
 //	✻ 500 Internal server error · retrying in 6s · attempt 5/10
 //	✻ Connection dropped (ECONNRESET) · retrying in 3s · attempt 5/10
 //
+// (After a few 529s in a row the CLI may instead give up early with "API
+// Error: Repeated 529 Overloaded errors", depending on the model and
+// account; that lands in the transcript like any final API error.)
+//
 // The leading glyph is the animated spinner (one of ·✢✳✶✻✽*); the agent's
 // own prose starts with ● and never matches.
 var retryRE = regexp.MustCompile(`^\s*[·✢✳✶✻✽*]\s+(.+? · retrying in \d+s · attempt \d+/\d+)\s*$`)
@@ -61,8 +65,11 @@ func busy(capture string) bool {
 	return false
 }
 
+// oneLine folds every run of white space, no-break spaces included.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 func clipLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = oneLine(s)
 	if r := []rune(s); len(r) > n {
 		return string(r[:n-1]) + "…"
 	}
@@ -76,10 +83,11 @@ func retrying(capture string) *conv.Lifecycle {
 		if m == nil {
 			continue
 		}
-		text := "API error: " + m[1]
+		// The TUI pads with no-break spaces, which RE2's \s does not match.
+		text := "API error: " + oneLine(m[1])
 		if i+1 < len(lines) {
 			if h := hintRE.FindStringSubmatch(lines[i+1]); h != nil {
-				text += ". " + h[1]
+				text += ". " + oneLine(h[1])
 			}
 		}
 		return &conv.Lifecycle{Level: conv.LevelWarning, Text: text}

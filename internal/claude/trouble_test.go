@@ -31,7 +31,7 @@ func TestTroubleReadsTheRetryLine(t *testing.T) {
 		want   string // "" for no trouble
 	}{
 		{"overloaded with the gateway hint",
-			"✻ 529 Overloaded · retrying in 13s · attempt 6/10\n  ⎿  If it persists, check your inference gateway (127.0.0.1:33255).",
+			"✻ 529 Overloaded · retrying in 13s · attempt 6/10\n  ⎿ \u00a0If it persists, check your inference gateway (127.0.0.1:33255).",
 			"API error: 529 Overloaded · retrying in 13s · attempt 6/10. If it persists, check your inference gateway (127.0.0.1:33255)."},
 		{"server error", "✻ 500 Internal server error · retrying in 6s · attempt 5/10", "API error: 500 Internal server error · retrying in 6s · attempt 5/10"},
 		{"dropped connection, another spinner frame", "✶ Connection dropped (ECONNRESET) · retrying in 3s · attempt 5/10",

@@ -39,15 +39,17 @@ const cardTopInPane = () =>
   });
 
 describe("runs list", () => {
-  test("shows state badges and puts runs that need you first", async () => {
+  test("shows attention badges and puts blocked runs first", async () => {
     await mock.control("reset");
     await page.goto(mock.url + "/");
     await page.locator("[data-run]").first().waitFor();
-    const first = await page.locator("[data-run]").first().getAttribute("class");
-    assert.match(first, /needs-you/);
-    const states = await page.locator("[data-run] [data-state]").evaluateAll((els) => els.map((e) => e.dataset.state));
-    assert.ok(states.includes("working") && states.includes("question") && states.includes("ended"), `states: ${states}`);
-    assert.match(await page.locator(".bar-sub").textContent(), /need/);
+    const levels = await page.locator("a[data-run]").evaluateAll((els) => els.map((e) => e.dataset.attention));
+    assert.equal(levels[0], "blocked");
+    const rank = { blocked: 0, your_turn: 1, working: 2, idle: 3, ended: 4 };
+    assert.deepEqual(levels, [...levels].sort((a, b) => rank[a] - rank[b]), `not sorted by attention: ${levels}`);
+    assert.ok(levels.includes("working") && levels.includes("your_turn") && levels.includes("ended"), `levels: ${levels}`);
+    assert.match(await page.locator(".bar-sub").textContent(), /\d+ blocked · 1 your turn/);
+    assert.match(await page.title(), /^\(\d+\) lab$/);
   });
 });
 

@@ -80,6 +80,18 @@ export interface Page {
   first_seq: number;
   last_seq: number;
   has_more_before: boolean;
+  /** What a working run does now; absent unless working. */
+  progress?: Progress | null;
+}
+
+/** Progress is conv.Progress: the working row's content. */
+export interface Progress {
+  /** When the agent started working on this turn. */
+  since: string;
+  /** The tool running now. */
+  tool?: ToolCall;
+  /** Set when the turn is stuck (an API error being retried). */
+  warning?: Lifecycle;
 }
 
 export interface Run {

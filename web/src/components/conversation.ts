@@ -4,7 +4,7 @@
 // refetch); this file only sequences requests and holds signals.
 
 import { createSignal, onCleanup } from "solid-js";
-import type { Dialog, Message, Page, State, WindowQuery } from "../api";
+import type { Dialog, Message, Page, Progress, State, WindowQuery } from "../api";
 import { subscribe } from "../events";
 import { prerenderMarkdown } from "../lib/markdown";
 import { emptyWindow, firstSeq, lastSeq, mergeWindow, type Window } from "../lib/merge";
@@ -40,6 +40,7 @@ export function createConversation(src: Source) {
   const [win, setWin] = createSignal<Window>(emptyWindow);
   const [state, setState] = createSignal<State | null>(null);
   const [pending, setPending] = createSignal<Dialog | null>(null);
+  const [progress, setProgress] = createSignal<Progress | null>(null);
   const [error, setError] = createSignal("");
   const [loaded, setLoaded] = createSignal(false);
   const [loadingOlder, setLoadingOlder] = createSignal(false);
@@ -59,6 +60,7 @@ export function createConversation(src: Source) {
     transcript = page.transcript_id;
     setState(page.state);
     setPending(page.pending_dialog && page.pending_dialog.outcome == null ? page.pending_dialog : null);
+    setProgress(page.state === "working" ? (page.progress ?? null) : null);
   }
 
   /** refresh runs one planned fetch; concurrent calls coalesce into one more. */
@@ -159,5 +161,5 @@ export function createConversation(src: Source) {
 
   void refresh();
 
-  return { win, state, pending, error, loaded, loadingOlder, refresh, loadOlder, reload };
+  return { win, state, pending, progress, error, loaded, loadingOlder, refresh, loadOlder, reload };
 }

@@ -7,12 +7,15 @@ import { ChatPane } from "../components/ChatPane";
 import { Composer } from "../components/Composer";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
-import { StateBadge } from "../components/StateBadge";
+import { LiveTail } from "../components/LiveTail";
+import { createReplyQueue } from "../components/queue";
+import { AttentionBadge } from "../components/RunRow";
 import { subscribe } from "../events";
 import { baseName } from "../lib/format";
 
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
+  const queue = createReplyQueue(conv);
   const [run, setRun] = createSignal<Run | null>(null);
   const [confirming, setConfirming] = createSignal(false);
   const [stopError, setStopError] = createSignal("");
@@ -48,7 +51,7 @@ export function RunChat(props: { id: string }) {
     <div class="screen chat-screen">
       <Header title={run()?.title || "Run"} back="/" sub={run() ? baseName(run()!.cwd) : undefined}>
         <Show when={state()}>
-          <StateBadge state={state()!} />
+          <AttentionBadge run={{ state: state()!, pending: !!conv.pending() }} />
         </Show>
         <Show when={state() !== "ended"}>
           <button class="btn danger" onClick={() => setConfirming(!confirming())} aria-expanded={confirming()} data-action="stop">
@@ -72,12 +75,26 @@ export function RunChat(props: { id: string }) {
           {stopError() || conv.error()}
         </p>
       </Show>
-      <ChatPane conv={conv} readOnly={false} onAnswer={(a) => api.answer(props.id, a).then(() => undefined)} bindShowCard={(fn) => (showCard = fn)} />
+      <ChatPane
+        conv={conv}
+        readOnly={false}
+        onAnswer={(a) => api.answer(props.id, a).then(() => undefined)}
+        bindShowCard={(fn) => (showCard = fn)}
+        footer={<LiveTail conv={conv} queue={queue} />}
+      />
       <Composer
         state={state()}
         pending={!!conv.pending()}
         onReply={async (t) => {
-          await api.reply(props.id, t);
+          // Shown at once; the bubble goes when the transcript has it, or
+          // now if the reply failed (the composer keeps the text then).
+          const q = queue.add(t);
+          try {
+            await api.reply(props.id, t);
+          } catch (e) {
+            queue.remove(q);
+            throw e;
+          }
           conv.refresh();
         }}
         onInterrupt={async () => {

@@ -1,0 +1,47 @@
+// One row of the runs list: title, folder, last activity and a one-line
+// preview of the newest message, with the run's attention level. Blocked
+// runs (a dialog or permission prompt waits) stand out; a finished turn is
+// marked calmly as "your turn".
+
+import { Show } from "solid-js";
+import type { Run } from "../api";
+import { attentionLabel, attentionOf } from "../lib/attention";
+import { ago, baseName } from "../lib/format";
+import { linkHandler } from "../router";
+
+export function AttentionBadge(props: { run: Pick<Run, "state" | "pending" | "attention"> }) {
+  const a = () => attentionOf(props.run);
+  return (
+    <span class={`badge att att-${a()}`} data-attention={a()}>
+      {attentionLabel[a()]}
+    </span>
+  );
+}
+
+export function RunRow(props: { run: Run }) {
+  const r = () => props.run;
+  const a = () => attentionOf(r());
+  return (
+    <a class={`row att-row-${a()}`} href={`/runs/${encodeURIComponent(r().id)}`} onClick={linkHandler} data-run={r().id} data-attention={a()}>
+      <div class="row-main">
+        <div class="row-title">{r().title || baseName(r().cwd)}</div>
+        <div class="row-sub muted">
+          {baseName(r().cwd)} · <time datetime={r().last_activity ?? r().started_at}>{ago(r().last_activity ?? r().started_at)}</time>
+        </div>
+        <Show when={r().preview}>
+          <div class="row-preview" data-preview>
+            {r().preview}
+          </div>
+        </Show>
+      </div>
+      <div class="row-side">
+        <Show when={a() === "blocked"}>
+          <span class="needs-dot" aria-label="blocked">
+            ●
+          </span>
+        </Show>
+        <AttentionBadge run={r()} />
+      </div>
+    </a>
+  );
+}
