@@ -67,8 +67,11 @@ func (e *envList) Set(v string) error {
 }
 
 func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	name, about := "serve", "Serves the API and the web app; runs use the claude on PATH and your own ~/.claude."
+	if demo {
+		name, about = "demo", "Serves lab with a built-in scripted model instead of the real API: no key needed.\nRuns get a private HOME in the state folder; a lab:<scenario> keyword in a prompt\npicks the script (the New run screen lists them)."
+	}
+	fs := newFlags(name, "[flags]", about, env)
 	get := func(k, def string) string {
 		if v := env.Getenv(k); v != "" {
 			return v
@@ -86,7 +89,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
 	fs.StringVar(&c.PushSubject, "push-subject", get("LAB_PUSH_SUBJECT", push.DefaultSubject), "contact for Web Push services, mailto:you@example.org or an https URL (env LAB_PUSH_SUBJECT); Apple refuses localhost addresses")
 	fs.StringVar(&c.LogLevel, "log-level", get("LAB_LOG_LEVEL", "info"), "debug, info, warn or error")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, env); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
@@ -197,6 +200,8 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	lib := chat.NewLibrary(shelves, func(ctx context.Context) map[string]string {
 		return sessionOwners(ctx, db)
 	})
+	// Index the history in the background, so the first search is quick.
+	go lib.Warm(ctx)
 	svc, err := chat.NewService(ctx, chat.ServiceConfig{
 		Runs:      runnerAdapter{rs},
 		Providers: providers,
@@ -236,6 +241,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		// The demo's browsers may subscribe at a local stand-in service.
 		Push:   &push.Service{DB: db, Keys: keys, Notifier: notifier, AllowHTTP: c.Demo},
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
+		Scenarios: demoScenarios(c.Demo),
 	})
 	if err != nil {
 		ln.Close()
@@ -279,8 +285,8 @@ func isLoopback(a net.Addr) bool {
 // runs at it, with a private HOME whose Claude Code setup is pre-seeded.
 func startDemoModel(c serveConfig, env map[string]string, log *slog.Logger) (func(), error) {
 	fake := fakeclaudeapi.New(fakeclaudeapi.Options{})
-	if err := fake.Start("127.0.0.1:0"); err != nil {
-		return nil, fmt.Errorf("demo model: %w", err)
+	if err := startAtSavedAddr(fake, c.StateDir, log); err != nil {
+		return nil, err
 	}
 	const key = "sk-lab-demo-key"
 	if err := claude.SeedHome(c.Home, key); err != nil {
@@ -331,6 +337,10 @@ func (a sessionsAdapter) List(ctx context.Context, q httpapi.SessionQuery) (http
 		return httpapi.SessionList{}, err
 	}
 	return httpapi.SessionList{Sessions: l.Sessions, Total: l.Total, HasMore: l.NextOffset > 0}, nil
+}
+
+func (a sessionsAdapter) Get(ctx context.Context, id string) (conv.Session, error) {
+	return a.lib.Session(ctx, id)
 }
 
 func (a sessionsAdapter) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {

@@ -71,8 +71,9 @@ type Command struct {
 
 // Fold turns a CLI's transcript into the chat stream incrementally: bytes
 // written in any split fold to exactly what the whole file folds to, and
-// the same bytes always give the same seqs. Only a tool getting its result
-// and a dialog getting its outcome change a message behind the end. A Fold
+// the same bytes always give the same seqs. Only a tool getting its result,
+// a dialog getting its outcome and an approved plan getting its approval
+// mode change a message behind the end. A Fold
 // is not safe for concurrent use.
 type Fold interface {
 	// Write feeds appended transcript bytes; an incomplete last line is
@@ -165,6 +166,34 @@ type Driver interface {
 	Prompt(capture string) (PromptBox, bool)
 	// InterruptKey is the key that stops a turn or declines a picker.
 	InterruptKey() string
+	// Look says what the CLI's screen shows, for the live overlay.
+	Look(capture string) Look
+	// Gate recognises the start-up screen asking whether to trust the
+	// folder cwd (shown when the CLI lost lab's trust entry) and returns
+	// the next key towards accepting it, checked against the cursor row;
+	// false when the pane shows anything else.
+	Gate(capture, cwd string) (key string, ok bool)
+}
+
+// LookKind is what a CLI's screen shows.
+type LookKind string
+
+const (
+	LookPrompt     LookKind = "prompt"     // the input box; the CLI is idle
+	LookBusy       LookKind = "busy"       // the CLI is working
+	LookPicker     LookKind = "picker"     // a dialog's picker (a question, a plan)
+	LookPermission LookKind = "permission" // a tool permission prompt
+	LookUnknown    LookKind = "unknown"    // none of these: a screen lab does not understand
+)
+
+// Look is what a CLI's screen shows.
+type Look struct {
+	Kind LookKind
+	// Text is the screen's text, for a screen lab does not understand.
+	Text string
+	// Warning, with LookBusy, says the turn is stuck while the CLI works:
+	// an API error it retries with a countdown only its screen shows.
+	Warning *conv.Lifecycle
 }
 
 // PromptBox is the CLI's input box as a pane shows it.

@@ -79,7 +79,17 @@ func e2eOpts(keyDelay time.Duration) ActorOptions {
 // default) and wires the live view and an actor to it.
 func startRun(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Options, opts ActorOptions) *cliRun {
 	t.Helper()
+	return startRunWith(t, mode, prompt, apiOpts, opts, nil)
+}
+
+// startRunWith is startRun with setup run on the working directory before
+// the CLI starts.
+func startRunWith(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Options, opts ActorOptions, setup func(work string)) *cliRun {
+	t.Helper()
 	rig := claudetest.NewRig(t, apiOpts)
+	if setup != nil {
+		setup(rig.Work)
+	}
 	runDir := claudetest.ShortTempDir(t, "labrun")
 	spoolDir := filepath.Join(runDir, "spool")
 	settings := filepath.Join(runDir, "settings.json")
@@ -95,10 +105,11 @@ func startRun(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Options, 
 	}
 	r := &cliRun{t: t, rig: rig, target: "run", intents: NewIntents()}
 	rig.Spawn(r.target, args...)
-	r.live = newLive("run-1", claude.OpenSpool(spoolDir), claudeFold, r.intents.Lookup, nil, slog.New(slog.DiscardHandler))
-	t.Cleanup(r.live.close)
+	drv := claudeDriver(claudetest.Version)
 	r.pane = &countingPane{TmuxPane: TmuxPane{Server: rig.Tmux, Target: r.target}}
-	r.actor = NewActor(r.pane, claudeDriver(claudetest.Version), r.pendingNow, r.intents, opts)
+	r.live = newLive("run-1", claude.OpenSpool(spoolDir), claudeFold, r.pane.TmuxPane, drv, r.intents.Lookup, nil, slog.New(slog.DiscardHandler))
+	t.Cleanup(r.live.close)
+	r.actor = NewActor(r.pane, drv, r.pendingNow, r.intents, opts)
 	return r
 }
 

@@ -9,34 +9,20 @@ import (
 
 // activity is what a live run shows besides its stream: the runs list's
 // last activity and preview, and the chat's working row (since when, the
-// tool running now, a warning when the turn is stuck). The live view
-// keeps it under its lock.
+// tool running now; the warning when the turn is stuck comes from the
+// pane, see looker). The live view keeps it under its lock.
 type activity struct {
 	lastAt  time.Time // the newest message's time
 	preview string    // the newest message, one line
 	// workingSince is when the current stretch of work began: the prompt
 	// the hooks saw, else when lab first saw the run working.
 	workingSince time.Time
-	// movedAt is when the stream last changed and gen counts the
-	// changes: trouble is looked for only once the stream stood still for
-	// a while (bookkeeping lines the CLI writes while retrying do not
-	// count), and a pane read is kept only if nothing moved meanwhile.
-	movedAt time.Time
-	gen     int
-	// trouble is the warning the pane showed (an API error being
-	// retried); it lasts until the stream moves or the run stops working.
-	trouble *conv.Lifecycle
 }
 
 // noteActivity updates the activity after a refresh; changed says the
 // stream changed. Called with l.mu held.
-func (l *live) noteActivity(st agent.SideState, changed bool) {
+func (l *live) noteActivity(st agent.SideState, changed bool, now time.Time) {
 	a := &l.act
-	now := time.Now()
-	if changed || a.movedAt.IsZero() {
-		a.movedAt, a.trouble = now, nil
-		a.gen++
-	}
 	if changed && l.view != nil {
 		if msgs := l.view.Page(conv.Query{Limit: 1}).Messages; len(msgs) > 0 {
 			m := msgs[len(msgs)-1]
@@ -47,7 +33,7 @@ func (l *live) noteActivity(st agent.SideState, changed bool) {
 		}
 	}
 	if l.state != conv.StateWorking {
-		a.workingSince, a.trouble = time.Time{}, nil
+		a.workingSince = time.Time{}
 		return
 	}
 	if a.workingSince.IsZero() {
@@ -68,7 +54,7 @@ func (l *live) progressLocked() *conv.Progress {
 	if l.view != nil {
 		p.Tool = l.view.Running()
 	}
-	if w := l.act.trouble; w != nil {
+	if w := l.look.warning; w != nil {
 		c := *w
 		p.Warning = &c
 	}

@@ -98,18 +98,18 @@ func TestPageProgressWhileWorking(t *testing.T) {
 // A working run whose pane shows the CLI retrying a failed API request
 // gets the retry as a warning in its progress; transcript growth clears it.
 func TestTroubleFromThePaneBecomesAWarning(t *testing.T) {
-	f := newLiveFixture(t)
 	sock := filepath.Join(claudetest.ShortTempDir(t, "labtr"), "sock")
 	srv := tmux.New(sock)
 	t.Cleanup(func() { srv.KillServer(context.Background()) })
 	screen := filepath.Join(t.TempDir(), "screen.txt")
-	os.WriteFile(screen, []byte("❯ run the tests\n\n✻ 529 Overloaded · retrying in 13s · attempt 6/10\n  ⎿  If it persists, check your inference gateway (127.0.0.1:1).\n"), 0o644)
+	os.WriteFile(screen, []byte("❯ run the tests\n\n✻ 529 Overloaded · retrying in 13s · attempt 6/10\n  ⎿  If it persists, check your inference gateway (127.0.0.1:1).\n\n"+
+		"────────────────────────────────────────\n❯ \n────────────────────────────────────────\n  ⏵⏵ auto mode on (shift+tab to cycle) · esc to interrupt\n"), 0o644)
 	if err := srv.NewSession(context.Background(), tmux.SessionOptions{Name: "tr", Argv: []string{"sh", "-c", "cat " + screen + "; exec sleep 600"}}); err != nil {
 		t.Fatal(err)
 	}
-	f.runner.mu.Lock()
-	f.runner.panes = map[string]Pane{"run-1": TmuxPane{Server: srv, Target: "tr"}}
-	f.runner.mu.Unlock()
+	f := newLiveFixture(t, func(r *stubRunner) {
+		r.panes = map[string]Pane{"run-1": TmuxPane{Server: srv, Target: "tr"}}
+	})
 	events := f.events(t)
 
 	appendLines(t, f.transcript, lineUser("run the tests"))
@@ -120,11 +120,11 @@ func TestTroubleFromThePaneBecomesAWarning(t *testing.T) {
 		return p.Progress != nil && p.Progress.Warning != nil
 	})
 	w := p.Progress.Warning
-	if w.Level != conv.LevelWarning || !strings.Contains(w.Text, "529 Overloaded · retrying in 13s · attempt 6/10") {
-		t.Fatalf("warning: %+v", w)
+	if p.State != conv.StateWorking || w.Level != conv.LevelWarning || !strings.Contains(w.Text, "529 Overloaded · retrying in 13s · attempt 6/10") {
+		t.Fatalf("state %s warning %+v", p.State, w)
 	}
 
-	// The request went through after all: the transcript grows and the
+	// The request went through after all: the stream moves and the
 	// warning goes, even though the pane still shows the old line.
 	appendLines(t, f.transcript, lineToolUse("toolu_2", "Bash", map[string]any{"command": "npm test"}))
 	claudetest.Poll(t, 10*time.Second, "the warning cleared", func() bool {

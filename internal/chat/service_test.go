@@ -134,7 +134,9 @@ type liveFixture struct {
 	spool      string
 }
 
-func newLiveFixture(t testing.TB) *liveFixture {
+// newLiveFixture serves run-1 live; setup may prepare the runner (its
+// panes) before the service follows the run.
+func newLiveFixture(t testing.TB, setup ...func(*stubRunner)) *liveFixture {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "lab.db"))
@@ -148,6 +150,9 @@ func newLiveFixture(t testing.TB) *liveFixture {
 	}
 	runner := newStubRunner(t)
 	runner.add("run-1")
+	for _, f := range setup {
+		f(runner)
+	}
 	broker := httpapi.NewBroker(0)
 	lib := NewLibrary(testShelves(t.TempDir()), nil)
 	svc, err := NewService(ctx, ServiceConfig{Runs: runner, Providers: []agent.Provider{claude.New()}, Library: lib, Publish: broker, SweepEvery: 50 * time.Millisecond})
@@ -171,6 +176,9 @@ type nopSessions struct{}
 
 func (nopSessions) List(ctx context.Context, q httpapi.SessionQuery) (httpapi.SessionList, error) {
 	return httpapi.SessionList{}, nil
+}
+func (nopSessions) Get(ctx context.Context, id string) (conv.Session, error) {
+	return conv.Session{}, conv.Errorf(conv.ENotFound, "none")
 }
 func (nopSessions) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
 	return conv.Page{}, conv.Errorf(conv.ENotFound, "none")

@@ -107,10 +107,10 @@ func TestFoldGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(fx.golden)
 			if err != nil {
-				t.Fatalf("%v (run go test -run TestFoldGolden -updateFold to create it)", err)
+				t.Fatalf("%v (run go test -run TestFoldGolden -update to create it)", err)
 			}
 			if !bytes.Equal(got, want) {
-				t.Errorf("fold of %s differs from %s (rerun with -updateFold after checking the change):\n%s",
+				t.Errorf("fold of %s differs from %s (rerun with -update after checking the change):\n%s",
 					fx.path, fx.golden, foldFirstDiff(string(got), string(want)))
 			}
 		})

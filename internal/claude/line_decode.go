@@ -81,10 +81,13 @@ type foldLine struct {
 	message        []byte
 	toolUseResult  []byte
 	toolDenialKind []byte
+	permDecision   []byte // permissionDecision: how a tool's permission was decided
+	userFeedback   []byte // what the operator told the agent with a denial
 	content        []byte // system lines
 	compactMeta    []byte
 	retryAttempt   []byte
 	maxRetries     []byte
+	attachment     []byte
 }
 
 // parse fills ln from a complete line, reporting false when the line is
@@ -120,6 +123,10 @@ func (ln *foldLine) parse(b []byte) bool {
 			ln.toolUseResult = v
 		case "toolDenialKind":
 			ln.toolDenialKind = v
+		case "permissionDecision":
+			ln.permDecision = v
+		case "userFeedback":
+			ln.userFeedback = v
 		case "content":
 			ln.content = v
 		case "compactMetadata":
@@ -128,6 +135,8 @@ func (ln *foldLine) parse(b []byte) bool {
 			ln.retryAttempt = v
 		case "maxRetries":
 			ln.maxRetries = v
+		case "attachment":
+			ln.attachment = v
 		}
 	}
 	if o.bad {

@@ -29,54 +29,12 @@ var retryRE = regexp.MustCompile(`^\s*[·✢✳✶✻✽*]\s+(.+? · retrying in
 // hintRE is the "⎿" continuation the CLI prints under some retry lines.
 var hintRE = regexp.MustCompile(`^\s*⎿\s+(.+?)\s*$`)
 
-// Escape during those retries cancels the request without a trace in the
-// transcript or the hooks (no interrupt line, no Stop): the CLI goes back
-// to its input box with the prompt put back in it, and the footer loses
-// its "esc to interrupt". The transcript alone would say "working" for
-// ever.
-const busyMark = "esc to interrupt"
-
-// Trouble reads the pane for what stalls a turn the transcript says is
-// running: the retry status line (the error and the countdown, with the
-// CLI's hint when it gives one), or the CLI idle at its input box.
-func Trouble(capture string) *conv.Lifecycle {
-	if w := retrying(capture); w != nil {
-		return w
-	}
-	box, ok := ParsePrompt(capture)
-	if !ok || busy(capture) {
-		return nil
-	}
-	if t := strings.TrimSpace(box.Text); t != "" {
-		return &conv.Lifecycle{Level: conv.LevelWarning, Text: "Claude Code stopped without finishing the turn; its input box holds: " + clipLine(t, 120)}
-	}
-	return &conv.Lifecycle{Level: conv.LevelWarning, Text: "Claude Code is idle at its prompt, but the transcript shows the turn unfinished"}
-}
-
-// busy reports whether the footer under the input box offers to
-// interrupt, which the CLI shows only while it works.
-func busy(capture string) bool {
-	lines := strings.Split(strings.TrimRight(capture, "\n "), "\n")
-	for i := len(lines) - 1; i >= 0 && i >= len(lines)-3; i-- {
-		if strings.Contains(lines[i], busyMark) {
-			return true
-		}
-	}
-	return false
-}
-
-// oneLine folds every run of white space, no-break spaces included.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func clipLine(s string, n int) string {
-	s = oneLine(s)
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
-
-func retrying(capture string) *conv.Lifecycle {
+// Retrying reads the pane's retry status line, if any, as a warning: the
+// error and the countdown, with the CLI's hint when it gives one. (Escape
+// during the retries cancels the request without a trace in the
+// transcript or the hooks: the CLI goes back to its input box, which Look
+// reports as the prompt, so the live view sees the turn ended.)
+func Retrying(capture string) *conv.Lifecycle {
 	lines := strings.Split(capture, "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		m := retryRE.FindStringSubmatch(lines[i])
@@ -95,5 +53,5 @@ func retrying(capture string) *conv.Lifecycle {
 	return nil
 }
 
-// Trouble implements agent.TroubleReader.
-func (driver) Trouble(capture string) *conv.Lifecycle { return Trouble(capture) }
+// oneLine folds every run of white space, no-break spaces included.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"lab/internal/agent"
+
 	"lab/internal/conv"
 )
 
@@ -24,7 +26,7 @@ const paneBelow = `
   ⏵⏵ auto mode on (shift+tab to cycle) · esc to interrupt
 `
 
-func TestTroubleReadsTheRetryLine(t *testing.T) {
+func TestRetryingReadsTheRetryLine(t *testing.T) {
 	tests := []struct {
 		name   string
 		status string
@@ -42,7 +44,7 @@ func TestTroubleReadsTheRetryLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Trouble(paneAbove + tt.status + paneBelow)
+			got := Retrying(paneAbove + tt.status + paneBelow)
 			if tt.want == "" {
 				if got != nil {
 					t.Fatalf("got %+v; want no trouble", got)
@@ -59,32 +61,26 @@ func TestTroubleReadsTheRetryLine(t *testing.T) {
 	}
 }
 
-// After Escape during the retries the CLI is idle with the prompt back in
-// its input box (2.1.328), and the footer no longer offers to interrupt.
-func TestTroubleSeesTheCLIIdle(t *testing.T) {
-	box := func(text string) string {
-		return paneAbove + `
+// Look reports a retrying CLI as busy with the retry as its warning, and
+// the CLI back at its input box after Escape cancelled the retries
+// (2.1.328: the prompt is put back into the box, the footer loses "esc to
+// interrupt") as the prompt.
+func TestLookSeesRetriesAndTheirCancel(t *testing.T) {
+	d := New().NewDriver("2.1.328")
+	busy := d.Look(paneAbove + "✻ 500 Internal server error · retrying in 6s · attempt 5/10" + paneBelow)
+	if busy.Kind != agent.LookBusy || busy.Warning == nil || !strings.Contains(busy.Warning.Text, "attempt 5/10") {
+		t.Fatalf("retrying: got %+v", busy)
+	}
+	if w := d.Look(paneAbove + "✻ Crunching… (3s)\n" + paneBelow); w.Kind != agent.LookBusy || w.Warning != nil {
+		t.Fatalf("working: got %+v; want busy without a warning", w)
+	}
+	cancelled := paneAbove + `
 ────────────────────────────────────────────────────────────────────────
-❯ ` + text + `
+❯ lab:overloaded hello
 ────────────────────────────────────────────────────────────────────────
   ⏵⏵ auto mode on (shift+tab to cycle)
 `
-	}
-	idle := box("lab:overloaded hello")
-	got := Trouble(idle)
-	if got == nil || !strings.Contains(got.Text, "stopped without finishing the turn") || !strings.HasSuffix(got.Text, "lab:overloaded hello") {
-		t.Fatalf("idle with the prompt back: got %+v", got)
-	}
-	empty := box("")
-	if got := Trouble(empty); got == nil || !strings.Contains(got.Text, "idle at its prompt") {
-		t.Fatalf("idle with an empty box: got %+v", got)
-	}
-	// Working: the footer offers to interrupt.
-	if got := Trouble(paneAbove + "✻ Crunching… (3s)\n" + paneBelow); got != nil {
-		t.Fatalf("working: got %+v; want nothing", got)
-	}
-	// A picker has the focus: no input box, nothing to say.
-	if got := Trouble(paneAbove + "❯ 1. Yes\n  2. No\n"); got != nil {
-		t.Fatalf("picker: got %+v; want nothing", got)
+	if got := d.Look(cancelled); got.Kind != agent.LookPrompt || got.Warning != nil {
+		t.Fatalf("after Escape: got %+v; want the prompt", got)
 	}
 }

@@ -36,6 +36,8 @@ type captureCase struct {
 	// expect are substrings the transcript must contain: the facts the
 	// fixture pins.
 	expect []string
+	// setup prepares the working directory before the CLI starts.
+	setup func(work string) error
 }
 
 // captureRun is a capture in progress.
@@ -131,6 +133,12 @@ var captureCases = []captureCase{
 		expect: []string{`"name":"ExitPlanMode"`, `User has approved your plan`, `"planFilePath"`},
 	},
 	{
+		name: "plan_approved_manual", mode: "plan", prompt: "lab:plan add a greeting", picker: "Would you like to proceed?",
+		drive:  func(c *captureRun) { c.keys("Down", "Enter") },
+		done:   echoed,
+		expect: []string{`"name":"ExitPlanMode"`, `User has approved your plan`},
+	},
+	{
 		name: "plan_rejected", mode: "plan", prompt: "lab:plan add a greeting", picker: "Would you like to proceed?",
 		drive: func(c *captureRun) {
 			c.keys("Down", "Down")
@@ -197,7 +205,7 @@ func TestCapture(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, cc := range captureCases {
+	for _, cc := range append(captureCases, permissionCaptures...) {
 		t.Run(cc.name, func(t *testing.T) { captureOne(t, cc, out, hooksOut) })
 	}
 }
@@ -216,6 +224,11 @@ func captureOne(t *testing.T, cc captureCase, out, hooksOut string) {
 	}
 	args = append(args, "--", cc.prompt)
 	c := &captureRun{Rig: r, target: "cap"}
+	if cc.setup != nil {
+		if err := cc.setup(r.Work); err != nil {
+			t.Fatal(err)
+		}
+	}
 	r.Spawn(c.target, args...)
 
 	t0 := time.Now()

@@ -11,7 +11,8 @@ type Run struct {
 	Model          string     `json:"model,omitempty"`
 	PermissionMode string     `json:"permission_mode,omitempty"`
 	State          State      `json:"state"`
-	Pending        bool       `json:"pending"` // a dialog waits for the operator
+	Pending        bool       `json:"pending"`         // a dialog waits for the operator
+	Alert          *Lifecycle `json:"alert,omitempty"` // what the CLI's screen shows that lab does not understand
 	SessionID      string     `json:"session_id,omitempty"`
 	TranscriptPath string     `json:"transcript_path,omitempty"`
 	CLIVersion     string     `json:"cli_version,omitempty"`
@@ -42,6 +43,13 @@ type Session struct {
 	Size        int64     `json:"size"`
 	ModTime     time.Time `json:"mtime"`
 	RunID       string    `json:"run_id,omitempty"` // the run that owns it, if any
+	// Messages is how many chat messages the conversation holds, and
+	// LastActivity the time of the newest; both are 0 until indexed.
+	Messages     int       `json:"messages"`
+	LastActivity time.Time `json:"last_activity,omitzero"`
+	// TranscriptPath is where the transcript is, for the server's own
+	// indexing; it stays off the wire.
+	TranscriptPath string `json:"-"`
 }
 
 // Query selects a window of a stream: messages with After < seq < Before,

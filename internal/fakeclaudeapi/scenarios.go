@@ -3,6 +3,7 @@ package fakeclaudeapi
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // ScenarioInfo describes one scripted scenario for docs and the demo. A
@@ -45,6 +46,10 @@ type call struct {
 	opts *Options
 }
 
+// cwdFile is name in the CLI's working directory, as the request names
+// it (the file tools want absolute paths).
+func (c *call) cwdFile(name string) string { return c.req.Cwd + "/" + name }
+
 // Keyword prefix: "lab:<name>" in a prompt picks scenario <name>.
 const keywordPrefix = "lab:"
 
@@ -57,11 +62,16 @@ var scenarios = []scenario{
 	{ScenarioInfo{"think", "lab:think", "a thinking block, then a text reply", ""}, thinkTurns, nil},
 	{ScenarioInfo{"bash", "lab:bash", "runs `echo lab-bash-ok` with Bash, then replies with the output", ""}, bashTurns, nil},
 	{ScenarioInfo{"permission", "lab:permission", "a Bash command that writes a file, which asks for approval in manual mode; then replies with the result", "manual"}, permissionTurns, nil},
+	{ScenarioInfo{"twice", "lab:twice", "runs the same Bash command `echo lab-twice` two times, one after the other, then replies with the outputs (allow it always at the first prompt and the second runs without one)", "manual"}, twiceTurns, nil},
+	{ScenarioInfo{"write", "lab:write", "creates lab-write.txt with Write (a permission prompt with the new content in manual mode), then replies with the result", "manual"}, writeTurns, nil},
+	{ScenarioInfo{"edit", "lab:edit", "changes \"hello\" to \"hello, edited\" in lab-edit.txt with Edit (the file must exist and hold \"hello\"), then replies with the result", "manual"}, editTurns, nil},
+	{ScenarioInfo{"fetch", "lab:fetch", "fetches http://127.0.0.1:9/lab with WebFetch (a permission prompt for another tool), then replies with the result", "manual"}, fetchTurns, nil},
 	{ScenarioInfo{"single", "lab:single", "AskUserQuestion with one single-select question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""}, singleTurns, nil},
 	{ScenarioInfo{"multi", "lab:multi", "AskUserQuestion with one multi-select question (Cheese, Olives, Mushrooms, Peppers); then echoes the answer", ""}, multiTurns, nil},
 	{ScenarioInfo{"form", "lab:form", "AskUserQuestion with two questions: Color (single) and Size (multi); then echoes the answers", ""}, formTurns, nil},
 	{ScenarioInfo{"form3", "lab:form3", "AskUserQuestion with three questions: Color (single), Size (multi), Crust (single); then echoes the answers", ""}, form3Turns, nil},
 	{ScenarioInfo{"plan", "lab:plan", "writes a plan to the plan file the request names, calls ExitPlanMode, then echoes the result", "plan"}, planTurns, nil},
+	{ScenarioInfo{"markdown", "lab:markdown", "a long markdown reply with code blocks, a table and lists; in plan mode a long plan for approval instead", ""}, markdownTurns, nil},
 	{ScenarioInfo{"overloaded", "lab:overloaded", "every request answered 529 overloaded_error (the CLI retries, then gives up)", ""}, textTurns, failOverloaded},
 	{ScenarioInfo{"apierror", "lab:apierror", "every request answered 500 api_error", ""}, textTurns, failAPIError},
 	{ScenarioInfo{"flaky", "lab:flaky", "the first two requests answered 529 overloaded_error, then a plain text reply", ""}, textTurns, failFlaky},
@@ -152,13 +162,19 @@ func toolName(msgs []Message, id string) string {
 	return "unknown tool"
 }
 
+// textEchoMax bounds the echoed prompt; a pasted novel need not come back.
+const textEchoMax = 4000
+
+// textTurns echoes the whole prompt, every line of it, so a multi-line
+// reply is seen to arrive intact.
 func textTurns(c *call) []turn {
 	p := strings.TrimSpace(c.req.Prompt)
-	if i := strings.IndexByte(p, '\n'); i >= 0 {
-		p = p[:i]
-	}
-	if len(p) > 200 {
-		p = p[:200] + "…"
+	if len(p) > textEchoMax {
+		n := textEchoMax
+		for n > 0 && !utf8.RuneStart(p[n]) {
+			n--
+		}
+		p = p[:n] + "…"
 	}
 	return []turn{{text("Hello from lab's scripted model. You said: " + p)}}
 }
@@ -192,6 +208,48 @@ func bashTurns(c *call) []turn {
 func permissionTurns(c *call) []turn {
 	return []turn{
 		{text("I need to create a file."), tool("Bash", map[string]any{"command": "touch lab-permission-probe.txt && echo created", "description": "Create a probe file"})},
+		echoTurn(c),
+	}
+}
+
+func twiceTurns(c *call) []turn {
+	run := tool("Bash", map[string]any{"command": "sh -c 'echo lab-twice'", "description": "Print a marker"})
+	return []turn{
+		{text("I will print a marker twice."), run},
+		{text("Once more."), run},
+		echoTurn(c),
+	}
+}
+
+// WriteFile and EditFile are the files the write and edit scenarios touch,
+// relative to the run's folder; EditBefore is what the edit scenario
+// expects lab-edit.txt to hold.
+const (
+	WriteFile   = "lab-write.txt"
+	WriteBody   = "first line\nsecond line\n"
+	EditFile    = "lab-edit.txt"
+	EditBefore  = "hello"
+	EditAfter   = "hello, edited"
+	FetchTarget = "http://127.0.0.1:9/lab"
+)
+
+func writeTurns(c *call) []turn {
+	return []turn{
+		{text("I will create a file."), tool("Write", map[string]any{"file_path": c.cwdFile(WriteFile), "content": WriteBody})},
+		echoTurn(c),
+	}
+}
+
+func editTurns(c *call) []turn {
+	return []turn{
+		{text("I will edit the file."), tool("Edit", map[string]any{"file_path": c.cwdFile(EditFile), "old_string": EditBefore, "new_string": EditAfter})},
+		echoTurn(c),
+	}
+}
+
+func fetchTurns(c *call) []turn {
+	return []turn{
+		{text("I will fetch a page."), tool("WebFetch", map[string]any{"url": FetchTarget, "prompt": "Summarise the page"})},
 		echoTurn(c),
 	}
 }

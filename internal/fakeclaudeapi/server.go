@@ -8,7 +8,7 @@
 //
 // Scenarios by prompt keyword (a prompt without one gets lab:text):
 //
-//	lab:text        a short text reply echoing the prompt
+//	lab:text        a short text reply echoing the whole prompt
 //	lab:slow        long text streamed a word per Options.ChunkDelay (interrupt it)
 //	lab:think       a thinking block, then text
 //	lab:bash        Bash `echo lab-bash-ok`, then the output echoed
@@ -18,6 +18,7 @@
 //	lab:form        AskUserQuestion, two questions (single, multi)
 //	lab:form3       AskUserQuestion, three questions (single, multi, single)
 //	lab:plan        Write the plan file the request names, then ExitPlanMode (--permission-mode plan)
+//	lab:markdown    long markdown with code blocks and a table; in plan mode a long plan
 //	lab:overloaded  every request answered 529 overloaded_error (the CLI retries ten times)
 //	lab:apierror    every request answered 500 api_error
 //	lab:flaky       the first two requests of a prompt answered 529, then text
@@ -199,6 +200,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "read body", http.StatusBadRequest)
 		return
 	}
+
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages/count_tokens"):
 		req.Kind = "count_tokens"

@@ -51,7 +51,9 @@ func fixture(t *testing.T, h *harness) []routeCase {
 		{"POST /api/v1/runs/{id}/interrupt", "POST", "/api/v1/runs/r1/interrupt", "", 204},
 		{"POST /api/v1/runs/{id}/answer", "POST", "/api/v1/runs/r2/answer", `{"tool_id":"toolu_1","answers":[{"chosen":[1]}]}`, 204},
 		{"GET /api/v1/sessions", "GET", "/api/v1/sessions?q=hello", "", 200},
+		{"GET /api/v1/sessions/{id}", "GET", "/api/v1/sessions/s1", "", 200},
 		{"GET /api/v1/sessions/{id}/messages", "GET", "/api/v1/sessions/s1/messages", "", 200},
+		{"GET /api/v1/demo/scenarios", "GET", "/api/v1/demo/scenarios", "", 200},
 		{"GET /api/v1/events", "GET", "/api/v1/events", "", 0},
 		{"GET /api/v1/push/key", "GET", "/api/v1/push/key", "", 200},
 		{"GET /api/v1/push/devices", "GET", "/api/v1/push/devices", "", 200},
@@ -397,7 +399,9 @@ func TestLoginIsRateLimited(t *testing.T) {
 		t.Fatalf("third attempt: got %d Retry-After %q; want 429, 60 and no login even with the right password",
 			got.status, got.header.Get("Retry-After"))
 	}
-	got.errMsg(t)
+	if msg := got.errMsg(t); msg != "too many login attempts: try again in 60 s" {
+		t.Fatalf("429 message %q; want the wait in seconds", msg)
+	}
 	if got := h.do(rq{method: "POST", path: "/api/v1/auth/setup", body: `{"setup_token":"x","password":"y"}`}); got.status != http.StatusTooManyRequests {
 		t.Fatalf("setup while limited: got %d; want 429", got.status)
 	}

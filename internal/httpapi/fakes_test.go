@@ -276,6 +276,19 @@ func firstLine(path string) (string, error) {
 	return sc.Text(), sc.Err()
 }
 
+func (f *fakeSessions) Get(ctx context.Context, id string) (conv.Session, error) {
+	l, err := f.List(ctx, SessionQuery{Limit: 1 << 20})
+	if err != nil {
+		return conv.Session{}, err
+	}
+	for _, s := range l.Sessions {
+		if s.ID == id {
+			return s, nil
+		}
+	}
+	return conv.Session{}, conv.Errorf(conv.ENotFound, "no session %q", id)
+}
+
 func (f *fakeSessions) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
 	if strings.ContainsAny(id, `/\`) {
 		return conv.Page{}, conv.Errorf(conv.ENotFound, "no session %q", id)

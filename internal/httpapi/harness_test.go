@@ -109,6 +109,7 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 		// Generous limits: only the rate-limit test wants to hit them.
 		LoginLimit:       RateLimit{Burst: 1000, Every: time.Millisecond},
 		GlobalLoginLimit: RateLimit{Burst: 1000, Every: time.Millisecond},
+		Scenarios:        []Scenario{{Keyword: "lab:plan", Summary: "a plan", PermissionMode: "plan"}},
 	}
 	if opt.config != nil {
 		opt.config(&cfg)

@@ -50,6 +50,9 @@ type Config struct {
 	AllowedHosts []string
 	// Ready is an extra readiness check for /readyz besides the database.
 	Ready func(context.Context) error
+	// Scenarios, when not nil, are the scripted conversations of a demo
+	// server's model (GET /api/v1/demo/scenarios).
+	Scenarios []Scenario
 
 	Heartbeat        time.Duration    // SSE heartbeat interval; default 25 s
 	SSEWriteTimeout  time.Duration    // per-event write deadline; default 10 s

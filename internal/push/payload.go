@@ -102,9 +102,10 @@ func waitingWhat(d *conv.Dialog) string {
 		return "a question is waiting"
 	case conv.DialogPlan:
 		return "a plan waits for approval"
-	default:
+	case conv.DialogPermission:
 		return "a permission prompt is waiting"
 	}
+	return "it waits for your answer"
 }
 
 // dialogText is the dialog's own words: the first question, or the plan's
@@ -115,6 +116,13 @@ func dialogText(d *conv.Dialog) string {
 	}
 	if len(d.Questions) > 0 {
 		return d.Questions[0].Question
+	}
+	if p := d.Permission; p != nil {
+		what := firstNonEmpty(p.Command, p.Path, firstLine(p.Summary))
+		if what == "" {
+			return "Allow " + p.Tool + "?"
+		}
+		return "Allow " + p.Tool + ": " + what + "?"
 	}
 	if d.Plan != "" {
 		for _, line := range strings.Split(d.Plan, "\n") {
@@ -143,4 +151,9 @@ func clip(s string, n int) string {
 	}
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
 }

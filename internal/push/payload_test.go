@@ -12,6 +12,7 @@ func TestPayloadCarriesContentOnlyWhenAsked(t *testing.T) {
 	run := conv.Run{ID: "abc123", Cwd: "/home/op/secret-project", Title: "Refactor the billing code", Preview: "I changed the invoice totals."}
 	question := &conv.Dialog{ToolID: "t1", Kind: conv.DialogQuestion, Questions: []conv.Question{{Question: "Which database holds the invoices?"}}}
 	plan := &conv.Dialog{ToolID: "t2", Kind: conv.DialogPlan, Plan: "\n# Move invoices to Postgres\n\n1. dump\n"}
+	perm := &conv.Dialog{ToolID: "t3", Kind: conv.DialogPermission, Permission: &conv.Permission{Tool: "Bash", Command: "rm -rf invoices/"}}
 	tests := []struct {
 		name      string
 		reason    Reason
@@ -26,6 +27,9 @@ func TestPayloadCarriesContentOnlyWhenAsked(t *testing.T) {
 			[]string{"billing", "invoice", "database"}},
 		{"blocked plan, no content", ReasonBlocked, plan, false, "lab: a run needs you", "secret-project: a plan waits for approval", false,
 			[]string{"Postgres", "billing"}},
+		{"blocked on a permission, no content", ReasonBlocked, perm, false, "lab: a run needs you", "secret-project: a permission prompt is waiting", false,
+			[]string{"rm -rf", "invoices", "Bash"}},
+		{"blocked on a permission with content", ReasonBlocked, perm, true, "Refactor the billing code", "Allow Bash: rm -rf invoices/?", false, nil},
 		{"blocked without a dialog", ReasonBlocked, nil, false, "lab: a run needs you", "secret-project: it waits for your answer", false, nil},
 		{"turn end, no content", ReasonTurnEnd, nil, false, "lab: your turn", "secret-project: the agent finished its turn", true,
 			[]string{"invoice", "billing"}},

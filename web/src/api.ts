@@ -18,6 +18,9 @@ export interface ToolCall {
   output?: string;
   output_bytes?: number;
   output_truncated?: boolean;
+  /** The input's main text where `input` (one line) cuts it: a long command, a written file's content. */
+  detail?: string;
+  detail_truncated?: boolean;
 }
 
 export interface Lifecycle {
@@ -43,11 +46,15 @@ export interface QuestionResult {
   other_text?: string;
 }
 
+/** How the agent goes on after an approved plan, when the record shows it. */
+export type ApprovalMode = "auto" | "manual";
+
 export interface Outcome {
   dismissed: boolean;
   results?: QuestionResult[];
   approved?: boolean;
   feedback?: string;
+  approval_mode?: ApprovalMode;
 }
 
 export interface Dialog {
@@ -151,11 +158,23 @@ export interface StartRequest {
 
 export interface Session {
   id: string;
+  provider?: string;
   project_path: string;
   title: string;
   size: number;
   mtime: string;
   run_id?: string;
+  /** The chat's message count (0 until the server indexed it). */
+  messages?: number;
+  /** The newest message's time. */
+  last_activity?: string;
+}
+
+/** A scripted conversation of the demo's model (GET /demo/scenarios). */
+export interface Scenario {
+  keyword: string;
+  summary: string;
+  permission_mode?: string;
 }
 
 /** GET /sessions (httpapi.SessionList): one page, newest first. */
@@ -201,15 +220,30 @@ export interface WindowQuery {
   limit?: number;
 }
 
-/** ApiError is a non-2xx answer: the status and the server's error text. */
+/**
+ * ApiError is a non-2xx answer: the status and the server's error text;
+ * status 0 means the server could not be reached. retryAfter is the
+ * Retry-After header in seconds (429), 0 when absent.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly retryAfter = 0,
   ) {
     super(message);
     this.name = "ApiError";
   }
+}
+
+/** isOffline says whether e is a failure to reach the server at all. */
+export function isOffline(e: unknown): boolean {
+  return e instanceof ApiError && e.status === 0;
+}
+
+/** errorText is the operator-facing text of any thrown value. */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 const base = "/api/v1";
@@ -259,7 +293,8 @@ async function call<T>(method: "GET" | "POST" | "DELETE", path: string, body?: u
         ? (data as { error: string }).error
         : `${res.status} ${res.statusText}`;
     if (res.status === 401 && !path.startsWith("/auth/")) unauthorizedListeners.forEach((fn) => fn());
-    throw new ApiError(res.status, msg);
+    const wait = Number(res.headers.get("Retry-After") ?? "");
+    throw new ApiError(res.status, msg, Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : 0);
   }
   return data as T;
 }
@@ -319,8 +354,11 @@ export const api = {
 
   sessions: (q: string, limit: number, offset: number) =>
     call<SessionList>("GET", `/sessions${qs({ q, limit, offset })}`),
+  session: (id: string) => call<Session>("GET", `/sessions/${enc(id)}`),
   sessionMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/sessions/${enc(id)}/messages${qs({ ...q })}`),
+  /** The demo's scenarios; rejects with 404 on a server with a real model. */
+  scenarios: async (): Promise<Scenario[]> => (await call<{ scenarios: Scenario[] | null }>("GET", "/demo/scenarios")).scenarios ?? [],
 };
 
 export const eventsURL = base + "/events";

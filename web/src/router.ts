@@ -9,12 +9,12 @@ export { path };
 
 window.addEventListener("popstate", () => setPath(location.pathname));
 
-/** navigate moves to p, adding a history entry unless replace is set. */
+/** navigate moves to p (a path, maybe with a ?query), adding a history entry unless replace is set. */
 export function navigate(p: string, replace = false): void {
-  if (p === location.pathname) return;
+  if (p === location.pathname + location.search) return;
   if (replace) history.replaceState(null, "", p);
   else history.pushState(null, "", p);
-  setPath(p);
+  setPath(location.pathname);
 }
 
 export type Route =

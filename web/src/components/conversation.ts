@@ -4,7 +4,7 @@
 // refetch); this file only sequences requests and holds signals.
 
 import { createSignal, onCleanup } from "solid-js";
-import type { Dialog, Message, Page, Progress, State, WindowQuery } from "../api";
+import { ApiError, type Dialog, type Message, type Page, type Progress, type State, type WindowQuery } from "../api";
 import { subscribe } from "../events";
 import { prerenderMarkdown } from "../lib/markdown";
 import { emptyWindow, firstSeq, lastSeq, mergeWindow, type Window } from "../lib/merge";
@@ -42,6 +42,10 @@ export function createConversation(src: Source) {
   const [pending, setPending] = createSignal<Dialog | null>(null);
   const [progress, setProgress] = createSignal<Progress | null>(null);
   const [error, setError] = createSignal("");
+  // The conversation does not exist (404): the screen shows not found.
+  const [notFound, setNotFound] = createSignal(false);
+  // The last failure was the server being unreachable.
+  const [offline, setOffline] = createSignal(false);
   const [loaded, setLoaded] = createSignal(false);
   const [loadingOlder, setLoadingOlder] = createSignal(false);
 
@@ -85,9 +89,14 @@ export function createConversation(src: Source) {
         again = true;
       }
       setError("");
+      setOffline(false);
       setLoaded(true);
     } catch (e) {
-      if (!disposed) setError(e instanceof Error ? e.message : String(e));
+      if (!disposed) {
+        setError(e instanceof Error ? e.message : String(e));
+        setOffline(e instanceof ApiError && e.status === 0);
+        if (e instanceof ApiError && e.status === 404 && !loaded()) setNotFound(true);
+      }
     } finally {
       inflight = false;
       if (again && !disposed) {
@@ -161,5 +170,5 @@ export function createConversation(src: Source) {
 
   void refresh();
 
-  return { win, state, pending, progress, error, loaded, loadingOlder, refresh, loadOlder, reload };
+  return { win, state, pending, progress, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
 }

@@ -2,7 +2,8 @@
 // model and the permission mode.
 
 import { createSignal, For, onMount, Show } from "solid-js";
-import { api } from "../api";
+import { api, type Scenario } from "../api";
+import { DemoScenarios } from "../components/DemoScenarios";
 import { Header } from "../components/Header";
 import { recentDirs } from "../lib/format";
 import { navigate } from "../router";
@@ -35,8 +36,18 @@ export function NewRun() {
     }
   });
 
-  async function submit(e: SubmitEvent) {
+  /** pickScenario puts a demo keyword at the start of the prompt. */
+  function pickScenario(sc: Scenario) {
+    const rest = prompt().replace(/\blab:[a-z0-9]+\b\s*/g, "").trim();
+    setPrompt(rest ? `${sc.keyword} ${rest}` : `${sc.keyword} `);
+    // "manual" is what this list offers as "default" (its older name).
+    const want = sc.permission_mode === "manual" ? "default" : sc.permission_mode;
+    if (want && modes.some((m) => m.value === want)) setMode(want);
+  }
+
+  async function submit(e: Event) {
     e.preventDefault();
+    if (busy()) return;
     setBusy(true);
     setError("");
     try {
@@ -58,7 +69,14 @@ export function NewRun() {
     <div class="screen">
       <Header title="New run" back="/" />
       <main class="scroll">
-        <form class="form" onSubmit={submit}>
+        <form
+          class="form"
+          onSubmit={submit}
+          onKeyDown={(e) => {
+            // Ctrl+Enter (Cmd+Enter on a Mac) starts the run from any field.
+            if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.isComposing) void submit(e);
+          }}
+        >
           <label>
             Directory
             <input name="cwd" value={cwd()} onInput={(e) => setCwd(e.currentTarget.value)} placeholder="/home/me/project" required autocapitalize="off" spellcheck={false} />
@@ -78,6 +96,7 @@ export function NewRun() {
             First prompt
             <textarea name="prompt" rows={5} value={prompt()} onInput={(e) => setPrompt(e.currentTarget.value)} placeholder="What should Claude do?" />
           </label>
+          <DemoScenarios onPick={pickScenario} />
           <label>
             Model
             <input name="model" value={model()} onInput={(e) => setModel(e.currentTarget.value)} placeholder="default" autocapitalize="off" spellcheck={false} />
@@ -93,7 +112,7 @@ export function NewRun() {
               {error()}
             </p>
           </Show>
-          <button class="btn primary" type="submit" disabled={busy()}>
+          <button class="btn primary" type="submit" disabled={busy()} title="Start (Ctrl+Enter)">
             Start
           </button>
         </form>

@@ -1,5 +1,6 @@
 // The chat of a live run: header with state and Stop (confirmed), the chat
-// pane, and the composer whose shape follows the conversation's state.
+// pane, and the composer whose shape follows the conversation's state. A
+// run id that does not exist shows not found instead.
 
 import { createSignal, onCleanup, onMount, Show } from "solid-js";
 import { api, type Run } from "../api";
@@ -8,10 +9,11 @@ import { Composer } from "../components/Composer";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
 import { LiveTail } from "../components/LiveTail";
+import { NotFound } from "../components/NotFound";
 import { createReplyQueue } from "../components/queue";
 import { AttentionBadge } from "../components/RunRow";
 import { subscribe } from "../events";
-import { baseName } from "../lib/format";
+import { runHeading } from "../lib/heading";
 
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
@@ -34,6 +36,7 @@ export function RunChat(props: { id: string }) {
   });
 
   const state = () => conv.state() ?? run()?.state ?? null;
+  const heading = () => runHeading(run());
 
   async function stop() {
     setStopError("");
@@ -47,12 +50,20 @@ export function RunChat(props: { id: string }) {
     }
   }
 
-  return (
+  const screen = () => (
     <div class="screen chat-screen">
-      <Header title={run()?.title || "Run"} back="/" sub={run() ? baseName(run()!.cwd) : undefined}>
-        <Show when={state()}>
-          <AttentionBadge run={{ state: state()!, pending: !!conv.pending() }} />
-        </Show>
+      <Header
+        title={heading().title}
+        back="/"
+        sub={
+          <>
+            <Show when={state()}>
+              <AttentionBadge run={{ state: state()!, pending: !!conv.pending() }} />{" "}
+            </Show>
+            {heading().sub}
+          </>
+        }
+      >
         <Show when={state() !== "ended"}>
           <button class="btn danger" onClick={() => setConfirming(!confirming())} aria-expanded={confirming()} data-action="stop">
             Stop
@@ -71,8 +82,8 @@ export function RunChat(props: { id: string }) {
         </div>
       </Show>
       <Show when={stopError() || conv.error()}>
-        <p class="error banner" role="alert">
-          {stopError() || conv.error()}
+        <p class="error banner" role="alert" data-banner>
+          {stopError() || (conv.offline() ? "Offline: cannot reach the lab server. Retrying…" : conv.error())}
         </p>
       </Show>
       <ChatPane
@@ -94,8 +105,9 @@ export function RunChat(props: { id: string }) {
           } catch (e) {
             queue.remove(q);
             throw e;
+          } finally {
+            conv.refresh(); // also tells the banner when lab is unreachable
           }
-          conv.refresh();
         }}
         onInterrupt={async () => {
           await api.interrupt(props.id);
@@ -104,5 +116,10 @@ export function RunChat(props: { id: string }) {
         onShowCard={() => showCard()}
       />
     </div>
+  );
+  return (
+    <Show when={!conv.notFound()} fallback={<NotFound what="run" id={props.id} back="/" backLabel="All runs" />}>
+      {screen()}
+    </Show>
   );
 }

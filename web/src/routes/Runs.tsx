@@ -3,7 +3,7 @@
 // on every run event.
 
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
-import { api, type Run } from "../api";
+import { api, isOffline, type Run } from "../api";
 import { Header } from "../components/Header";
 import { RunRow } from "../components/RunRow";
 import { attentionOf, byAttention } from "../lib/attention";
@@ -20,7 +20,7 @@ export function Runs() {
       setRuns(byAttention(await api.runs()));
       setError("");
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(isOffline(e) ? "Offline: cannot reach the lab server." : e instanceof Error ? e.message : String(e));
     }
   }
   const soon = () => {
@@ -53,11 +53,14 @@ export function Runs() {
       </Header>
       <main class="scroll list">
         <Show when={error()}>
-          <p class="error" role="alert">
-            {error()}
-          </p>
+          <div class="notice error" role="alert" data-list-error>
+            <span class="grow">{error()}</span>
+            <button class="btn" onClick={load}>
+              Retry
+            </button>
+          </div>
         </Show>
-        <Show when={runs()} fallback={<p class="muted pad">Loading…</p>}>
+        <Show when={runs()} fallback={<Show when={!error()}>{<p class="muted pad">Loading…</p>}</Show>}>
           <Show when={runs()!.length > 0} fallback={<p class="muted pad">No runs yet. Start one with New.</p>}>
             <ul class="rows">
               <For each={runs()}>
@@ -71,7 +74,7 @@ export function Runs() {
           </Show>
         </Show>
         <button
-          class="btn wide"
+          class="link signout"
           data-action="logout"
           onClick={async () => {
             await api.logout().catch(() => {});
