@@ -18,6 +18,7 @@ import (
 	"lab/internal/claude"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
+	"lab/internal/folders"
 	"lab/internal/httpapi"
 	"lab/internal/push"
 	"lab/internal/runs"
@@ -44,9 +45,14 @@ type serveConfig struct {
 	ClaudeEnv []string // KEY=VALUE added to every run's environment
 	BaseURL   string
 	Home      string // whose ~/.claude lab reads and runs use
-	SeedTrust bool
-	Demo      bool
-	LogLevel  string
+	// UserHome is the operator's own home: what "~" means in a folder,
+	// and the folder picker's default root (the demo's Home is private).
+	UserHome string
+	// FolderRoots are where the folder picker may list; default UserHome.
+	FolderRoots []string
+	SeedTrust   bool
+	Demo        bool
+	LogLevel    string
 	// AllowedHosts are extra Host names to answer to besides loopback's.
 	AllowedHosts []string
 	// PushSubject is the VAPID contact push services may use.
@@ -88,6 +94,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.BoolVar(&c.SeedTrust, "seed-trust", get("LAB_SEED_TRUST", "true") != "false", "mark a run's folder trusted in ~/.claude.json before starting it (env LAB_SEED_TRUST)")
 	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
 	fs.StringVar(&c.PushSubject, "push-subject", get("LAB_PUSH_SUBJECT", push.DefaultSubject), "contact for Web Push services, mailto:you@example.org or an https URL (env LAB_PUSH_SUBJECT); Apple refuses localhost addresses")
+	fs.Var((*pathList)(&c.FolderRoots), "folder-roots", "colon-separated folders the new-run folder picker may list under (env LAB_FOLDER_ROOTS; default your home)")
 	fs.StringVar(&c.LogLevel, "log-level", get("LAB_LOG_LEVEL", "info"), "debug, info, warn or error")
 	if err := parseFlags(fs, args, env); err != nil {
 		return c, err
@@ -98,6 +105,9 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	if v := env.Getenv("LAB_ALLOWED_HOSTS"); v != "" && len(c.AllowedHosts) == 0 {
 		(*hostList)(&c.AllowedHosts).Set(v)
 	}
+	if v := env.Getenv("LAB_FOLDER_ROOTS"); v != "" && len(c.FolderRoots) == 0 {
+		(*pathList)(&c.FolderRoots).Set(v)
+	}
 	dir, err := StateDir(c.StateDir, env.Getenv)
 	if err != nil {
 		return c, err
@@ -106,7 +116,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	if demo && !explicitStateDir(fs, env) {
 		c.StateDir = filepath.Join(dir, "demo")
 	}
-	c.Home = home
+	c.Home, c.UserHome = home, home
 	if demo {
 		// The demo never touches the operator's own Claude Code setup.
 		c.Home = filepath.Join(c.StateDir, "home")
@@ -173,6 +183,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		ExtraEnv:  extraEnv,
 		Home:      c.Home,
 		SeedTrust: c.SeedTrust,
+		UserHome:  c.UserHome,
 		Logger:    log,
 	})
 	if err != nil {
@@ -197,7 +208,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	for _, p := range providers {
 		shelves = append(shelves, chat.Shelf{Provider: p.Info().Name, History: p.NewHistory(c.Home), NewFold: p.NewFold})
 	}
-	lib := chat.NewLibrary(shelves, func(ctx context.Context) map[string]string {
+	lib := chat.NewLibrary(shelves, func(ctx context.Context) map[string]chat.Owner {
 		return sessionOwners(ctx, db)
 	})
 	// Index the history in the background, so the first search is quick.
@@ -221,6 +232,13 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	defer svc.Close()
 	notifier.Start(ctx, svc)
 
+	picker, err := folders.New(c.FolderRoots, c.UserHome, func(ctx context.Context) []string {
+		return recentFolders(ctx, rs, lib)
+	})
+	if err != nil {
+		return err
+	}
+
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -236,8 +254,14 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		log.Warn("listening beyond loopback: lab is reachable from the network", "addr", addr)
 		hosts = c.AllowedHosts
 	}
+	var infos []conv.ProviderInfo
+	for _, p := range providers {
+		infos = append(infos, p.Info())
+	}
 	api, err := httpapi.New(httpapi.Config{
-		Store: db, Runs: svc, Sessions: sessionsAdapter{lib}, Broker: broker,
+		Providers: infos,
+		Store:     db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
+		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker}, Continuity: svc,
 		// The demo's browsers may subscribe at a local stand-in service.
 		Push:   &push.Service{DB: db, Keys: keys, Notifier: notifier, AllowHTTP: c.Demo},
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
@@ -390,14 +414,23 @@ func (a runnerAdapter) Side(ctx context.Context, id string) (agent.Side, error) 
 	return a.rs.Side(ctx, id)
 }
 
-// Pane types into the run's tmux pane. A run that ended gets a pane that
-// refuses every key, so a late action fails cleanly.
+func (a runnerAdapter) External(ctx context.Context) ([]conv.ExternalSession, error) {
+	return a.rs.External(ctx)
+}
+func (a runnerAdapter) Attach(ctx context.Context, provider string, pid int) (conv.Run, error) {
+	return a.rs.Attach(ctx, provider, pid)
+}
+
+// Pane types into the run's tmux pane (an attached run's pane is checked
+// to still host its process first). A run that ended, or an attached run
+// lab can only follow, gets a pane that refuses every key, so an action
+// fails cleanly.
 func (a runnerAdapter) Pane(id string) chat.Pane {
-	target, err := a.rs.Target(context.Background(), id)
+	t, err := a.rs.Terminal(context.Background(), id)
 	if err != nil {
 		return deadPane{err}
 	}
-	return chat.TmuxPane{Server: a.rs.Tmux(), Target: target}
+	return t
 }
 
 type deadPane struct{ err error }
@@ -406,13 +439,17 @@ func (d deadPane) SendKey(context.Context, string) error   { return d.err }
 func (d deadPane) Paste(context.Context, string) error     { return d.err }
 func (d deadPane) Capture(context.Context) (string, error) { return "", d.err }
 
-// sessionOwners maps each session id to the run that had it.
-func sessionOwners(ctx context.Context, db *store.DB) map[string]string {
-	m, err := db.RunSessions(ctx)
+// sessionOwners maps each session id to the run that last had it.
+func sessionOwners(ctx context.Context, db *store.DB) map[string]chat.Owner {
+	m, err := db.SessionOwners(ctx)
 	if err != nil {
 		return nil
 	}
-	return m
+	out := make(map[string]chat.Owner, len(m))
+	for s, o := range m {
+		out[s] = chat.Owner{RunID: o.RunID, Live: o.Live}
+	}
+	return out
 }
 
 // registerGauges exposes runs by state and the live tailers' lag.

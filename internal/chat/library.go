@@ -16,7 +16,7 @@ type Library struct {
 	views   *viewCache
 	index   *Index
 	// owners maps a session id to the run that owns it; may be nil.
-	owners func(ctx context.Context) map[string]string
+	owners func(ctx context.Context) map[string]Owner
 }
 
 // Default bounds of the history view cache: a few transcripts, and no more
@@ -34,9 +34,16 @@ type Shelf struct {
 	NewFold  func() agent.Fold
 }
 
+// Owner is the run that last had a session (a resumed or attached run
+// takes it over), and whether that run is live.
+type Owner struct {
+	RunID string
+	Live  bool
+}
+
 // NewLibrary returns a Library over the shelves (one per provider). owners,
 // when set, names the run owning each session.
-func NewLibrary(shelves []Shelf, owners func(ctx context.Context) map[string]string) *Library {
+func NewLibrary(shelves []Shelf, owners func(ctx context.Context) map[string]Owner) *Library {
 	return &Library{
 		shelves: shelves,
 		views:   newViewCache(libraryMaxViews, libraryMaxBytes),
@@ -82,7 +89,7 @@ func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error
 	if err != nil {
 		return SessionList{}, err
 	}
-	var owners map[string]string
+	var owners map[string]Owner
 	if l.owners != nil {
 		owners = l.owners(ctx)
 	}
@@ -98,7 +105,8 @@ func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error
 		if q != "" && !said[s.TranscriptPath] && !strings.Contains(strings.ToLower(s.ProjectPath), q) && !strings.Contains(strings.ToLower(s.Title), q) {
 			continue
 		}
-		s.RunID = owners[s.ID]
+		o := owners[s.ID]
+		s.RunID, s.RunLive = o.RunID, o.Live
 		if st, ok := l.index.Stats(s.TranscriptPath); ok {
 			s.Messages, s.LastActivity = st.Messages, st.LastActivity
 		}

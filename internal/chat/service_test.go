@@ -109,6 +109,13 @@ func (r *stubRunner) Pane(id string) Pane {
 		return p
 	}
 	return nil
+
+}
+func (r *stubRunner) External(ctx context.Context) ([]conv.ExternalSession, error) {
+	return nil, nil
+}
+func (r *stubRunner) Attach(ctx context.Context, provider string, pid int) (conv.Run, error) {
+	return conv.Run{}, conv.Errorf(conv.ENotFound, "no process %d", pid)
 }
 
 // spoolEvent writes a hook payload the way the hook command does.

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/folders"
 	"lab/internal/push"
 	"lab/internal/push/pushtest"
 	"lab/internal/store"
@@ -60,9 +61,11 @@ type harness struct {
 	client   *http.Client
 	runs     *fakeRuns
 	sessions *fakeSessions
-	clock    *clock
-	logs     *syncBuffer
-	pushSvc  *pushtest.Service // the stand-in push service devices subscribe at
+	// folderRoot is the home and only root of the real folder lister.
+	folderRoot string
+	clock      *clock
+	logs       *syncBuffer
+	pushSvc    *pushtest.Service // the stand-in push service devices subscribe at
 }
 
 type harnessOpt struct {
@@ -102,8 +105,13 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 	}
 	pusher := &push.Service{DB: db, Keys: keys, AllowHTTP: true,
 		Notifier: push.NewNotifier(push.Config{DB: db, Sender: &push.Sender{Keys: keys}})}
+	h.folderRoot = t.TempDir()
+	lister, err := folders.New(nil, h.folderRoot, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := Config{
-		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Push: pusher,
+		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Folders: lister, Housekeeping: h.runs, Continuity: h.runs, Push: pusher,
 		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:    clk.Now,
 		// Generous limits: only the rate-limit test wants to hit them.

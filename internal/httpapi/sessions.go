@@ -64,6 +64,15 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
+	sess, err := s.cfg.Sessions.Get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sess)
+	return nil
+}
+
 func (s *Server) sessionMessages(w http.ResponseWriter, r *http.Request) error {
 	q, err := windowQuery(r.URL.Query())
 	if err != nil {
@@ -74,15 +83,5 @@ func (s *Server) sessionMessages(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writePage(w, page)
-	return nil
-}
-
-// getSession: GET /api/v1/sessions/{id}, for a history chat's header.
-func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
-	sess, err := s.cfg.Sessions.Get(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, sess)
 	return nil
 }

@@ -255,10 +255,16 @@ describe("history", () => {
       },
       { what: "history filtered to the single project" },
     );
-    await page.locator("[data-session]").first().click();
+    // The run that answered it still runs: its row says so and opens that
+    // run; the session's read-only chat is one step away.
+    const row = page.locator("[data-session]").first();
+    assert.equal(await row.locator("[data-live-run]").count(), 1, "the row does not show the live run");
+    assert.match(await row.getAttribute("href"), /^\/runs\//, "a row of a session a live run follows opens that run");
+    await page.goto(`${lab.url}/history/${await row.getAttribute("data-session")}`);
     await chat().locator("[data-tool-id]").first().waitFor(slow);
     assert.match(await chat().locator("[data-tool-id]").first().textContent(), /→/);
     assert.equal(await page.locator('[data-composer="readonly"]').count(), 1);
+    assert.equal(await page.locator('[data-action="open-live"]').count(), 1, "no way to the live run from its session");
     assert.equal(await page.locator('textarea[name="reply"]').count(), 0);
   });
 

@@ -8,7 +8,15 @@ export type Role = "user" | "assistant";
 export type State = "working" | "question" | "needs_input" | "idle" | "ended";
 export type ToolStatus = "running" | "ok" | "error";
 export type Level = "info" | "warning" | "error";
-export type DialogKind = "question" | "plan";
+export type DialogKind = "question" | "plan" | "permission";
+
+/** How the operator answered a tool's permission prompt (conv.Decision). */
+export interface Decision {
+  allowed: boolean;
+  /** "once", or "always" (a rule was saved). */
+  scope?: string;
+  feedback?: string;
+}
 
 export interface ToolCall {
   id: string;
@@ -18,6 +26,7 @@ export interface ToolCall {
   output?: string;
   output_bytes?: number;
   output_truncated?: boolean;
+  decision?: Decision;
   /** The input's main text where `input` (one line) cuts it: a long command, a written file's content. */
   detail?: string;
   detail_truncated?: boolean;
@@ -57,12 +66,36 @@ export interface Outcome {
   approval_mode?: ApprovalMode;
 }
 
+export type OptionRole = "allow_once" | "allow_always" | "switch_mode" | "deny" | "unknown";
+
+/** One answer a permission prompt offers, as the CLI labels it. */
+export interface PermissionOption {
+  label: string;
+  role: OptionRole;
+  /** The option takes text for the agent (a denial saying what to do instead). */
+  feedback?: boolean;
+}
+
+/** What a permission prompt asks: may the agent make this tool call? */
+export interface Permission {
+  tool: string;
+  title?: string;
+  question?: string;
+  command?: string;
+  description?: string;
+  path?: string;
+  diff?: string;
+  summary?: string;
+  options: PermissionOption[];
+}
+
 export interface Dialog {
   tool_id: string;
   kind: DialogKind;
   questions?: Question[];
   plan?: string;
   plan_rows?: string[];
+  permission?: Permission;
   answerable: boolean;
   outcome: Outcome | null;
 }
@@ -83,6 +116,8 @@ export interface Page {
   transcript_id: string;
   state: State;
   pending_dialog: Dialog | null;
+  /** A problem the CLI's screen shows that the stream cannot (a screen lab does not understand). */
+  alert?: Lifecycle;
   messages: Message[] | null;
   first_seq: number;
   last_seq: number;
@@ -103,23 +138,64 @@ export interface Progress {
 
 export interface Run {
   id: string;
+  provider?: string;
   cwd: string;
   title: string;
   model?: string;
   permission_mode?: string;
   state: State;
   pending: boolean;
+  alert?: Lifecycle;
   session_id?: string;
   transcript_path?: string;
   cli_version?: string;
   started_at: string;
   ended_at?: string;
+  archived_at?: string;
+  /** How an ended run ended: "stopped", "exited", "detached", … */
+  end_reason?: string;
+  /** Set when the run follows a CLI process lab did not start. */
+  attached?: Attachment;
   /** How much the run wants the operator; the runs list sorts by it. */
   attention?: Attention;
   /** The newest message's time. */
   last_activity?: string;
   /** The last message, one line. */
   preview?: string;
+}
+
+/** Attachment (conv.Attachment): how lab reaches a process it did not start. */
+export interface Attachment {
+  pid: number;
+  /** "session:%3" on the operator's tmux server. */
+  pane?: string;
+  /** Why lab can only follow it; absent when it can answer and reply. */
+  read_only?: string;
+}
+
+/** ExternalSession (conv.ExternalSession): a CLI process lab did not start. */
+export interface ExternalSession {
+  provider: string;
+  pid: number;
+  session_id: string;
+  cwd: string;
+  name?: string;
+  title?: string;
+  cli_version?: string;
+  started_at?: string;
+  status?: string;
+  waiting_for?: string;
+  tmux?: { socket: string; pane: string; session?: string };
+  read_only?: string;
+  transcript_path?: string;
+  /** The live run already following it. */
+  run_id?: string;
+}
+
+/** BulkResult (conv.BulkResult): what a bulk action did and left alone. */
+export interface BulkResult {
+  done: string[] | null;
+  skipped: { id: string; reason: string }[] | null;
 }
 
 export type Attention = "blocked" | "your_turn" | "working" | "idle" | "ended";
@@ -150,6 +226,8 @@ export interface PushSubscriptionData {
 }
 
 export interface StartRequest {
+  /** The agent CLI; default: the server's first provider. */
+  provider?: string;
   cwd: string;
   prompt?: string;
   model?: string;
@@ -164,6 +242,8 @@ export interface Session {
   size: number;
   mtime: string;
   run_id?: string;
+  /** The run is live: open it rather than resume the session. */
+  run_live?: boolean;
   /** The chat's message count (0 until the server indexed it). */
   messages?: number;
   /** The newest message's time. */
@@ -177,11 +257,43 @@ export interface Scenario {
   permission_mode?: string;
 }
 
+export interface PermissionMode {
+  value: string;
+  label: string;
+  help: string;
+}
+
+/** An agent CLI this lab runs (GET /providers). */
+export interface ProviderInfo {
+  name: string;
+  label: string;
+  modes: PermissionMode[];
+  default_mode?: string;
+  resume?: boolean;
+  attach?: boolean;
+}
+
 /** GET /sessions (httpapi.SessionList): one page, newest first. */
 export interface SessionList {
   sessions: Session[] | null;
   total?: number;
   has_more?: boolean;
+}
+
+/** Folder is conv.Folder: one directory the folder picker offers. */
+export interface Folder {
+  path: string;
+  git?: boolean;
+  recent?: boolean;
+  root?: boolean;
+}
+
+/** GET /folders (conv.FolderList). */
+export interface FolderList {
+  folders: Folder[] | null;
+  roots: string[] | null;
+  home: string;
+  truncated: boolean;
 }
 
 export interface QuestionAnswer {
@@ -331,8 +443,17 @@ export const api = {
     setCSRF("");
   },
 
+  providers: async (): Promise<ProviderInfo[]> => (await call<{ providers: ProviderInfo[] | null }>("GET", "/providers")).providers ?? [],
   runs: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs")).runs ?? [],
+  archivedRuns: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs?archived=true")).runs ?? [],
+  archiveRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/archive", { ids }),
+  unarchiveRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/unarchive", { ids }),
+  stopIdleRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/stop-idle", { ids }),
   startRun: (req: StartRequest) => call<Run>("POST", "/runs", req),
+  resumeRun: (id: string) => call<Run>("POST", `/runs/${enc(id)}/resume`),
+  externalSessions: async (): Promise<ExternalSession[]> =>
+    (await call<{ sessions: ExternalSession[] | null }>("GET", "/external-sessions")).sessions ?? [],
+  attach: (pid: number, provider?: string) => call<Run>("POST", "/runs/attach", { pid, provider }),
   stopRun: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/stop`),
   runMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/runs/${enc(id)}/messages${qs({ ...q })}`),
@@ -351,10 +472,12 @@ export const api = {
   /** pushPresence survives the page going away (keepalive), so "hidden" arrives. */
   pushPresence: (device_id: string, run_id: string, visible: boolean) =>
     call<unknown>("POST", "/push/presence", { device_id, run_id, visible }, true),
+  folders: (q: string, limit: number) => call<FolderList>("GET", `/folders${qs({ q, limit })}`),
 
   sessions: (q: string, limit: number, offset: number) =>
     call<SessionList>("GET", `/sessions${qs({ q, limit, offset })}`),
   session: (id: string) => call<Session>("GET", `/sessions/${enc(id)}`),
+  resumeSession: (id: string) => call<Run>("POST", `/sessions/${enc(id)}/resume`),
   sessionMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/sessions/${enc(id)}/messages${qs({ ...q })}`),
   /** The demo's scenarios; rejects with 404 on a server with a real model. */

@@ -1,4 +1,4 @@
-// A tiny history-API router: the app has six screens, which does not earn
+// A tiny history-API router: the app has seven screens, which does not earn
 // a router dependency. The Go server answers every client route with
 // index.html, so deep links and reloads work.
 
@@ -22,6 +22,7 @@ export type Route =
   | { name: "setup" }
   | { name: "runs" }
   | { name: "new" }
+  | { name: "attach" }
   | { name: "run"; id: string }
   | { name: "history" }
   | { name: "session"; id: string }
@@ -34,6 +35,7 @@ export function match(p: string): Route {
   if (parts[0] === "setup") return { name: "setup" };
   if (parts[0] === "new") return { name: "new" };
   if (parts[0] === "settings") return { name: "settings" };
+  if (parts[0] === "attach") return { name: "attach" };
   if (parts[0] === "runs" && parts[1]) return { name: "run", id: parts[1] };
   if (parts[0] === "history" && parts[1]) return { name: "session", id: parts[1] };
   if (parts[0] === "history") return { name: "history" };

@@ -23,6 +23,7 @@ import {
   type Pick,
 } from "../lib/answer";
 import { pickByNumber } from "./cardkeys";
+import { PermissionCard } from "./PermissionCard";
 import { Markdown } from "./Markdown";
 
 export interface CardProps {
@@ -53,7 +54,7 @@ function useSend(props: CardProps) {
     } catch (e) {
       setSending(false);
       if (e instanceof ApiError && e.status === 409) {
-        setError("This question changed — refreshing.");
+        setError(e.message ? `${e.message} — refreshing.` : "This question changed — refreshing.");
         props.onConflict();
       } else {
         setError(e instanceof Error ? e.message : String(e));
@@ -68,23 +69,45 @@ export function DialogCard(props: CardProps) {
     <section
       class={`card k-${props.d.kind}`}
       data-card={props.d.tool_id}
-      aria-label={props.d.kind === "plan" ? "Plan approval" : "Question"}
+      aria-label={props.d.kind === "plan" ? "Plan approval" : props.d.kind === "permission" ? "Permission" : "Question"}
       tabindex="0"
       onKeyDown={pickByNumber}
     >
       <Show when={props.d.answerable} fallback={<ReadOnlyCard d={props.d} />}>
-        <Show when={props.d.kind === "plan"} fallback={<QuestionCard {...props} />}>
-          <PlanCard {...props} />
-        </Show>
+        <Switch fallback={<QuestionCard {...props} />}>
+          <Match when={props.d.kind === "plan"}>
+            <PlanCard {...props} />
+          </Match>
+          <Match when={props.d.kind === "permission"}>
+            <PermissionAsk {...props} />
+          </Match>
+        </Switch>
       </Show>
     </section>
+  );
+}
+
+function PermissionAsk(props: CardProps) {
+  const { sending, error, send } = useSend(props);
+  return (
+    <>
+      <PermissionCard {...props} send={send} sending={sending} />
+      <Show when={error()}>
+        <p class="error" role="alert">
+          {error()}
+        </p>
+      </Show>
+    </>
   );
 }
 
 function ReadOnlyCard(props: { d: Dialog }) {
   return (
     <>
-      <div class="card-head">{props.d.kind === "plan" ? "Plan waiting for approval" : "Claude asks"}</div>
+      <div class="card-head">{props.d.kind === "plan" ? "Plan waiting for approval" : props.d.kind === "permission" ? "Claude asks for permission" : "Claude asks"}</div>
+      <Show when={props.d.permission?.command}>
+        <pre class="code wrap">{props.d.permission!.command}</pre>
+      </Show>
       <Show when={props.d.kind === "plan"}>
         <Markdown text={props.d.plan ?? ""} class="plan" />
       </Show>

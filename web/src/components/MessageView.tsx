@@ -8,6 +8,7 @@ import type { Message, ToolCall } from "../api";
 import { bytes } from "../lib/format";
 import { inputParts } from "../lib/toolparts";
 import { CopyButton } from "./CopyButton";
+import { decisionText } from "../lib/permission";
 import { DialogSummary } from "./DialogSummary";
 import { Markdown } from "./Markdown";
 
@@ -73,6 +74,13 @@ function ToolChip(props: { t: ToolCall }) {
         </span>
         <span class="tool-name">{t().name}</span>
         <span class="tool-input">{t().input}</span>
+        <Show when={t().decision}>
+          {(d) => (
+            <span class={`decision${d().allowed ? " allowed" : " denied"}`} data-decision={d().allowed ? d().scope ?? "allowed" : "denied"}>
+              {decisionText(d())}
+            </span>
+          )}
+        </Show>
       </summary>
       <Show when={open()}>
         <ToolBody t={t()} />

@@ -1,6 +1,7 @@
 // History: every session on the machine, newest first, searchable by
-// folder, title and what was said; each opens as a read-only chat. The
-// search lives in the address, so going back from a session keeps it.
+// folder, title and what was said; each opens as a read-only chat (with
+// Resume), or as the live run that follows it now. The search lives in the
+// address, so going back from a session keeps it.
 
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, type Session } from "../api";
@@ -66,11 +67,21 @@ export function History() {
               <For each={items()}>
                 {(s) => (
                   <li>
-                    <a class="row" href={`/history/${encodeURIComponent(s.id)}`} onClick={linkHandler} data-session={s.id}>
+                    <a
+                      class="row"
+                      href={s.run_live && s.run_id ? `/runs/${encodeURIComponent(s.run_id)}` : `/history/${encodeURIComponent(s.id)}`}
+                      onClick={linkHandler}
+                      data-session={s.id}
+                    >
                       <div class="row-main">
                         <div class="row-title">{s.title || "(no prompt)"}</div>
                         <div class="row-sub muted">{sessionLine(s)}</div>
                       </div>
+                      <Show when={s.run_live}>
+                        <span class="tag live" data-live-run={s.run_id}>
+                          live
+                        </span>
+                      </Show>
                     </a>
                   </li>
                 )}

@@ -2,7 +2,7 @@
 // pane, and the composer whose shape follows the conversation's state. A
 // run id that does not exist shows not found instead.
 
-import { createSignal, onCleanup, onMount, Show } from "solid-js";
+import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import { api, type Run } from "../api";
 import { ChatPane } from "../components/ChatPane";
 import { Composer } from "../components/Composer";
@@ -11,6 +11,7 @@ import { Header } from "../components/Header";
 import { LiveTail } from "../components/LiveTail";
 import { NotFound } from "../components/NotFound";
 import { createReplyQueue } from "../components/queue";
+import { EndedBar, ReadOnlyBar } from "../components/RunBars";
 import { AttentionBadge } from "../components/RunRow";
 import { subscribe } from "../events";
 import { runHeading } from "../lib/heading";
@@ -25,7 +26,8 @@ export function RunChat(props: { id: string }) {
 
   async function loadRun() {
     try {
-      setRun((await api.runs()).find((r) => r.id === props.id) ?? null);
+      const find = (rs: Run[]) => rs.find((r) => r.id === props.id);
+      setRun(find(await api.runs()) ?? find(await api.archivedRuns()) ?? null);
     } catch {
       /* the chat still works */
     }
@@ -37,6 +39,7 @@ export function RunChat(props: { id: string }) {
 
   const state = () => conv.state() ?? run()?.state ?? null;
   const heading = () => runHeading(run());
+  const attached = () => run()?.attached;
 
   async function stop() {
     setStopError("");
@@ -61,25 +64,37 @@ export function RunChat(props: { id: string }) {
               <AttentionBadge run={{ state: state()!, pending: !!conv.pending() }} />{" "}
             </Show>
             {heading().sub}
+            {attached() ? ` · attached ${attached()!.pane ?? "read-only"}` : ""}
           </>
         }
       >
         <Show when={state() !== "ended"}>
           <button class="btn danger" onClick={() => setConfirming(!confirming())} aria-expanded={confirming()} data-action="stop">
-            Stop
+            {attached() ? "Detach" : "Stop"}
           </button>
         </Show>
       </Header>
       <Show when={confirming()}>
-        <div class="confirm" role="alertdialog" aria-label="Stop this run?">
-          <span class="grow">Stop this run? The Claude Code process will be ended.</span>
+        <div class="confirm" role="alertdialog" aria-label={attached() ? "Detach from this session?" : "Stop this run?"}>
+          <span class="grow">
+            {attached()
+              ? `Detach? Lab stops following this session; its Claude Code process (pid ${attached()!.pid}) keeps running.`
+              : "Stop this run? The Claude Code process will be ended."}
+          </span>
           <button class="btn" onClick={() => setConfirming(false)}>
             Cancel
           </button>
           <button class="btn danger" onClick={stop} data-action="confirm-stop">
-            Stop run
+            {attached() ? "Detach" : "Stop run"}
           </button>
         </div>
+      </Show>
+      <Show when={conv.alert()}>
+        {(a) => (
+          <p class={`alert banner lv-${a().level}`} role="alert" data-alert>
+            {a().text}
+          </p>
+        )}
       </Show>
       <Show when={stopError() || conv.error()}>
         <p class="error banner" role="alert" data-banner>
@@ -93,28 +108,36 @@ export function RunChat(props: { id: string }) {
         bindShowCard={(fn) => (showCard = fn)}
         footer={<LiveTail conv={conv} queue={queue} />}
       />
-      <Composer
-        state={state()}
-        pending={!!conv.pending()}
-        onReply={async (t) => {
-          // Shown at once; the bubble goes when the transcript has it, or
-          // now if the reply failed (the composer keeps the text then).
-          const q = queue.add(t);
-          try {
-            await api.reply(props.id, t);
-          } catch (e) {
-            queue.remove(q);
-            throw e;
-          } finally {
-            conv.refresh(); // also tells the banner when lab is unreachable
-          }
-        }}
-        onInterrupt={async () => {
-          await api.interrupt(props.id);
-          conv.refresh();
-        }}
-        onShowCard={() => showCard()}
-      />
+      <Switch>
+        <Match when={state() === "ended"}>
+          <EndedBar run={run()} onChanged={loadRun} />
+        </Match>
+        <Match when={attached()?.read_only}>{(why) => <ReadOnlyBar reason={why()} />}</Match>
+        <Match when={true}>
+          <Composer
+            state={state()}
+            pending={!!conv.pending()}
+            onReply={async (t) => {
+              // Shown at once; the bubble goes when the transcript has it,
+              // or now if the reply failed (the composer keeps the text).
+              const q = queue.add(t);
+              try {
+                await api.reply(props.id, t);
+              } catch (e) {
+                queue.remove(q);
+                throw e;
+              } finally {
+                conv.refresh(); // also tells the banner when lab is unreachable
+              }
+            }}
+            onInterrupt={async () => {
+              await api.interrupt(props.id);
+              conv.refresh();
+            }}
+            onShowCard={() => showCard()}
+          />
+        </Match>
+      </Switch>
     </div>
   );
   return (

@@ -6,6 +6,7 @@ import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, isOffline, type Run } from "../api";
 import { Header } from "../components/Header";
 import { RunRow } from "../components/RunRow";
+import { RunsHousekeeping } from "../components/RunsHousekeeping";
 import { attentionOf, byAttention } from "../lib/attention";
 import { stopEvents, subscribe } from "../events";
 import { linkHandler } from "../router";
@@ -47,6 +48,9 @@ export function Runs() {
         <a class="btn" href="/history" onClick={linkHandler}>
           History
         </a>
+        <a class="btn" href="/attach" onClick={linkHandler} data-action="open-attach">
+          Attach
+        </a>
         <a class="btn primary" href="/new" onClick={linkHandler}>
           New
         </a>
@@ -73,6 +77,7 @@ export function Runs() {
             </ul>
           </Show>
         </Show>
+        <Show when={runs()}>{(list) => <RunsHousekeeping runs={list()} onChanged={load} />}</Show>
         <button
           class="link signout"
           data-action="logout"

@@ -1,6 +1,8 @@
 // A session from history as a read-only chat: the same rendering as a run,
 // no card, no composer. The header names the session by its first prompt;
-// back returns to the history list with its search.
+// back returns to the history list with its search. Resume continues the
+// session in a new run (in its folder); when a live run already follows
+// it, the footer opens that run.
 
 import { createSignal, onMount, Show } from "solid-js";
 import { api, type Session } from "../api";
@@ -10,10 +12,13 @@ import { Header } from "../components/Header";
 import { NotFound } from "../components/NotFound";
 import { sessionHeading } from "../lib/heading";
 import { historyBack } from "../lib/lastsearch";
+import { linkHandler, navigate } from "../router";
 
 export function SessionChat(props: { id: string }) {
   const conv = createConversation({ fetch: (q) => api.sessionMessages(props.id, q) });
   const [session, setSession] = createSignal<Session | null>(null);
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal("");
   onMount(async () => {
     try {
       setSession(await api.session(props.id));
@@ -22,6 +27,20 @@ export function SessionChat(props: { id: string }) {
     }
   });
   const heading = () => sessionHeading(session(), props.id);
+
+  async function resume() {
+    setBusy(true);
+    setError("");
+    try {
+      const run = await api.resumeSession(props.id);
+      navigate(`/runs/${encodeURIComponent(run.id)}`);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
     <Show when={!conv.notFound()} fallback={<NotFound what="session" id={props.id} back={historyBack()} backLabel="All sessions" />}>
       <div class="screen chat-screen">
@@ -33,8 +52,27 @@ export function SessionChat(props: { id: string }) {
         </Show>
         <ChatPane conv={conv} readOnly={true} />
         <footer class="composer">
-          <div class="note-line muted" data-composer="readonly">
-            Read-only history.
+          <Show when={error()}>
+            <p class="error" role="alert">
+              {error()}
+            </p>
+          </Show>
+          <div class="note-line end-bar" data-composer="readonly">
+            <span class="grow muted">Read-only history.</span>
+            <Show
+              when={session()?.run_live && session()?.run_id}
+              fallback={
+                <button class="btn primary" disabled={busy()} onClick={resume} data-action="resume">
+                  Resume
+                </button>
+              }
+            >
+              {(runID) => (
+                <a class="btn primary" href={`/runs/${encodeURIComponent(runID())}`} onClick={linkHandler} data-action="open-live">
+                  Open live run
+                </a>
+              )}
+            </Show>
           </div>
         </footer>
       </div>
