@@ -37,7 +37,12 @@ func BenchmarkBlockedToPushRealCLI(b *testing.B) {
 		if code := lab.call("POST", "/api/v1/runs", conv.StartRequest{Cwd: b.TempDir(), Prompt: "lab:single pick one"}, &run); code != 201 {
 			b.Fatalf("start: %d", code)
 		}
-		got := svc.Next(b, 2*time.Minute)
+		var got pushtest.Push
+		select {
+		case got = <-svc.Received():
+		case <-time.After(2 * time.Minute):
+			b.Fatalf("no push for run %s\n%s", run.ID, lab.log)
+		}
 		files, _ := filepath.Glob(filepath.Join(lab.state, "runs", run.ID, "spool", "PreToolUse.*.json"))
 		if len(files) != 1 {
 			b.Fatalf("spool holds %v; want one PreToolUse", files)

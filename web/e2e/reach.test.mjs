@@ -204,7 +204,9 @@ describe("web push", () => {
   });
 
   test("settings: the device, its options and a test push", async () => {
-    await page.goto(lab.url + "/settings");
+    await page.goto(lab.url + "/");
+    await page.locator('[data-action="settings"]').click();
+    await page.waitForURL(lab.url + "/settings");
     const row = page.locator(`[data-device="${device.id}"]`);
     await row.waitFor();
     assert.match(await row.textContent(), /e2e phone.*this device/s);

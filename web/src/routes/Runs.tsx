@@ -42,9 +42,6 @@ export function Runs() {
   return (
     <div class="screen">
       <Header title="Runs" sub={sub()}>
-        <a class="icon-btn" href="/settings" onClick={linkHandler} aria-label="Settings" data-action="settings">
-          ⚙
-        </a>
         <a class="btn" href="/history" onClick={linkHandler}>
           History
         </a>
@@ -78,6 +75,9 @@ export function Runs() {
           </Show>
         </Show>
         <Show when={runs()}>{(list) => <RunsHousekeeping runs={list()} onChanged={load} />}</Show>
+        <a class="link settings-link" href="/settings" onClick={linkHandler} data-action="settings">
+          Notifications on this device…
+        </a>
         <button
           class="link signout"
           data-action="logout"
