@@ -220,17 +220,17 @@ func (n *Notifier) handle(e conv.Event, seen time.Time) {
 	if err != nil {
 		return
 	}
-	subject := Subject{Run: run}
+	about := About{Run: run}
 	if reason == ReasonBlocked {
-		subject.Dialog = page.PendingDialog
+		about.Dialog = page.PendingDialog
 	}
-	n.fanOut(ctx, reason, subject, seen)
+	n.fanOut(ctx, reason, about, seen)
 }
 
 // fanOut sends to every device that wants this reason and is not looking
 // at the run, each on its own goroutine so one slow push service does not
 // delay the others.
-func (n *Notifier) fanOut(ctx context.Context, reason Reason, s Subject, seen time.Time) {
+func (n *Notifier) fanOut(ctx context.Context, reason Reason, s About, seen time.Time) {
 	devices, err := n.cfg.DB.PushDevices(ctx)
 	if err != nil {
 		n.log.Warn("push: list devices", "err", err)

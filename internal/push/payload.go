@@ -36,9 +36,9 @@ type Payload struct {
 // and a push must stay well under the 4 KB record webpush-go sends.
 const maxBody = 180
 
-// Subject is what a push is about: the run (with the chat layer's
+// About is what a push is about: the run (with the chat layer's
 // overlay) and, when blocked, the dialog that waits.
-type Subject struct {
+type About struct {
 	Run    conv.Run
 	Dialog *conv.Dialog
 }
@@ -47,7 +47,7 @@ type Subject struct {
 // the run's folder and what kind of thing waits; the run's title (its
 // first prompt), questions, plans and messages go in only when the device
 // opted in to conversation content.
-func payloadFor(reason Reason, s Subject, content bool) Payload {
+func payloadFor(reason Reason, s About, content bool) Payload {
 	p := Payload{
 		Reason: reason,
 		RunID:  s.Run.ID,

@@ -39,7 +39,7 @@ func TestPayloadCarriesContentOnlyWhenAsked(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := payloadFor(tt.reason, Subject{Run: run, Dialog: tt.dialog}, tt.content)
+			p := payloadFor(tt.reason, About{Run: run, Dialog: tt.dialog}, tt.content)
 			if p.Title != tt.title || p.Body != tt.body || p.Quiet != tt.quiet {
 				t.Fatalf("got title %q body %q quiet %v; want %q %q %v", p.Title, p.Body, p.Quiet, tt.title, tt.body, tt.quiet)
 			}
