@@ -98,7 +98,13 @@ func startRun(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Options, 
 	r.live = newLive("run-1", claude.OpenSpool(spoolDir), r.intents.Lookup, nil, slog.New(slog.DiscardHandler))
 	t.Cleanup(r.live.close)
 	r.pane = &countingPane{TmuxPane: TmuxPane{Server: rig.Tmux, Target: r.target}}
-	r.actor = NewActor(r.pane, claudetest.Version, r.pendingNow, r.intents, opts)
+	// The actor keys on the version the binary reports, as lab serve's
+	// does (runs.Start records claude.CLIVersion), never on the pin.
+	version, err := claude.CLIVersion(t.Context(), rig.Bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.actor = NewActor(r.pane, version, r.pendingNow, r.intents, opts)
 	return r
 }
 

@@ -73,6 +73,9 @@ func (s *Service) Adopt(ctx context.Context) (AdoptReport, error) {
 			s.log.Warn("compact run spool", "run", rec.ID, "err", err)
 		}
 		s.view(ctx, rec) // store any session change that happened while away
+		if rec.CLIVersion != "" {
+			s.noteVersion(rec.ClaudeBin, rec.CLIVersion)
+		}
 		rep.Adopted = append(rep.Adopted, rec.ID)
 	}
 	names, err := s.listSessions(ctx)

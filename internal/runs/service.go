@@ -34,9 +34,10 @@ type Service struct {
 	log  *slog.Logger
 	euid int
 
-	mu     sync.Mutex
-	spools map[string]*claude.Spool // by run id
-	pids   map[string]int           // pane pid by run id, stable for a session's life
+	mu       sync.Mutex
+	spools   map[string]*claude.Spool // by run id
+	pids     map[string]int           // pane pid by run id, stable for a session's life
+	versions map[versionNote]bool     // binaries and versions already logged (see noteVersion)
 }
 
 // New returns a service over db with cfg (zero fields defaulted). It
@@ -54,7 +55,7 @@ func New(db *store.DB, cfg Config) (*Service, error) {
 	}
 	return &Service{
 		db: db, cfg: cfg, tmux: tmux.New(cfg.TmuxSocket), log: cfg.Logger, euid: os.Geteuid(),
-		spools: map[string]*claude.Spool{}, pids: map[string]int{},
+		spools: map[string]*claude.Spool{}, pids: map[string]int{}, versions: map[versionNote]bool{},
 	}, nil
 }
 
@@ -78,7 +79,7 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 	if err != nil {
 		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "the Claude Code CLI is not available ("+s.cfg.ClaudeBin+"): install it (scripts/install-claude.sh) or configure its path")
 	}
-	version, err := claude.CLIVersion(ctx, bin)
+	version, err := s.cliVersion(ctx, bin)
 	if err != nil {
 		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "the Claude Code CLI at "+bin+" does not run")
 	}

@@ -25,7 +25,8 @@ func (s *Service) view(ctx context.Context, rec store.RunRecord) conv.Run {
 	}
 	run := conv.Run{
 		ID: rec.ID, Cwd: rec.Cwd, Title: rec.Title, Model: rec.Model, PermissionMode: rec.PermissionMode,
-		SessionID: rec.SessionID, TranscriptPath: rec.TranscriptPath, CLIVersion: rec.CLIVersion,
+		SessionID: rec.SessionID, TranscriptPath: rec.TranscriptPath,
+		CLIVersion: rec.CLIVersion, CLIVerified: claude.VersionVerified(rec.CLIVersion),
 		StartedAt: rec.StartedAt, EndedAt: rec.EndedAt,
 	}
 	if !rec.Live() {
