@@ -116,9 +116,9 @@ function outcomeOf(d, a) {
   };
 }
 
-function newRun(id, title, msgs, pending, state) {
+function newRun(id, title, msgs, pending, state, cli = { cli_version: "2.1.332", cli_verified: true }) {
   return {
-    run: { id, cwd: `/home/op/${id}`, title, state, pending: !!pending, started_at: new Date(t0).toISOString(), cli_version: "2.1.328" },
+    run: { id, cwd: `/home/op/${id}`, title, state, pending: !!pending, started_at: new Date(t0).toISOString(), ...cli },
     msgs,
     pending,
     transcript: "tr-" + id,
@@ -147,7 +147,8 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
     runs.set("r-multi", newRun("r-multi", "Order a pizza", [...base], shapes.multi("tu_multi"), "question"));
     runs.set("r-form", newRun("r-form", "Design the form", [...base, dialogMsg(5, shapes.form("tu_form"))], shapes.form("tu_form"), "question"));
     runs.set("r-plan", newRun("r-plan", "Add history search", [...base, dialogMsg(5, shapes.plan("tu_plan"))], shapes.plan("tu_plan"), "question"));
-    runs.set("r-work", newRun("r-work", "Refactor the fold", [...base, tool(5, "Bash", "go test ./...", "error", "FAIL lab/internal/x\nexit status 1")], null, "working"));
+    // r-work runs on a CLI version lab was not verified with.
+    runs.set("r-work", newRun("r-work", "Refactor the fold", [...base, tool(5, "Bash", "go test ./...", "error", "FAIL lab/internal/x\nexit status 1")], null, "working", { cli_version: "2.1.340", cli_verified: false }));
     runs.set("r-locked", newRun("r-locked", "Permission prompt", [...base], null, "question"));
     runs.set("r-ended", newRun("r-ended", "Old run", [...base, note(5, "info", "Session ended")], null, "ended"));
     const long = [];

@@ -4,12 +4,13 @@
 import { createSignal, onCleanup, onMount, Show } from "solid-js";
 import { api, type Run } from "../api";
 import { ChatPane } from "../components/ChatPane";
+import { CliNote } from "../components/CliVersion";
 import { Composer } from "../components/Composer";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
 import { StateBadge } from "../components/StateBadge";
 import { subscribe } from "../events";
-import { baseName } from "../lib/format";
+import { baseName, cliVersion } from "../lib/format";
 
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
@@ -46,7 +47,7 @@ export function RunChat(props: { id: string }) {
 
   return (
     <div class="screen chat-screen">
-      <Header title={run()?.title || "Run"} back="/" sub={run() ? baseName(run()!.cwd) : undefined}>
+      <Header title={run()?.title || "Run"} back="/" sub={run() ? [baseName(run()!.cwd), cliVersion(run()!)?.label].filter(Boolean).join(" · ") : undefined}>
         <Show when={state()}>
           <StateBadge state={state()!} />
         </Show>
@@ -56,6 +57,7 @@ export function RunChat(props: { id: string }) {
           </button>
         </Show>
       </Header>
+      <CliNote run={run()} />
       <Show when={confirming()}>
         <div class="confirm" role="alertdialog" aria-label="Stop this run?">
           <span class="grow">Stop this run? The Claude Code process will be ended.</span>
