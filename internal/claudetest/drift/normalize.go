@@ -199,8 +199,13 @@ func (n *Normalizer) write(out *bytes.Buffer, key string, v any, depth int) {
 		out.WriteString(strings.Repeat("  ", depth) + "]")
 	case string:
 		s := n.Text(x)
-		if key == "slug" {
+		switch key {
+		case "slug":
 			s = "<slug>"
+		case "leafUuid":
+			// last-prompt lines name whichever line was the newest when
+			// they were written: timing, not shape.
+			s = "<leaf>"
 		}
 		if len(s) > longText {
 			sum := sha256.Sum256([]byte(s))
