@@ -225,7 +225,8 @@ func (n *Normalizer) write(out *bytes.Buffer, key string, v any, depth int) {
 }
 
 // Pane normalises a captured pane: the welcome banner (whose mascot
-// animates, shifting the text beside it), trailing spaces, the version,
+// animates, shifting the text beside it), the blinking dot of a running
+// tool call, trailing spaces, the version,
 // and runs of blank lines, which become one "<N blank lines>" line so a
 // picker that moved up or down shows as one changed line.
 func (n *Normalizer) Pane(b []byte) []byte {
@@ -235,6 +236,16 @@ func (n *Normalizer) Pane(b []byte) []byte {
 	if end := firstBlock(lines); end > 0 && strings.Contains(strings.Join(lines[:end], "\n"), "Claude Code v") {
 		for i := range lines[:end] {
 			lines[i] = "<banner> " + strings.TrimLeft(mascotRE.ReplaceAllString(lines[i], " "), " ")
+		}
+	}
+	// The dot before a tool call that is still running blinks.
+	for i := 0; i+1 < len(lines); i++ {
+		if strings.HasPrefix(lines[i+1], "  ⎿") {
+			if rest, ok := strings.CutPrefix(lines[i], "● "); ok {
+				lines[i] = "<●> " + rest
+			} else if rest, ok := strings.CutPrefix(lines[i], "  "); ok && rest != "" && rest[0] != ' ' {
+				lines[i] = "<●> " + rest
+			}
 		}
 	}
 	var out []string

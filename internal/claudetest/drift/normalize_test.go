@@ -90,6 +90,11 @@ func TestPaneNormalisesBannerAndBlankRuns(t *testing.T) {
 	if string(a) != string(b) {
 		t.Fatalf("two banner frames differ:\n%s\n----\n%s", a, b)
 	}
+	on := "● I need to create a file.\n\n● Creating a probe file\n  ⎿  $ touch x\n"
+	off := "● I need to create a file.\n\n  Creating a probe file\n  ⎿  $ touch x\n"
+	if a, b := NewNormalizer("").Pane([]byte(on)), NewNormalizer("").Pane([]byte(off)); string(a) != string(b) || !strings.HasPrefix(string(a), "● I need") {
+		t.Fatalf("the blinking tool dot:\n%s\n----\n%s", a, b)
+	}
 	top := "● Pick one.\n────\n ☐ Color\n"
 	bottom := "● Pick one.\n" + strings.Repeat("\n", 16) + "────\n ☐ Color\n"
 	nt, nb := string(NewNormalizer("").Pane([]byte(top))), string(NewNormalizer("").Pane([]byte(bottom)))
