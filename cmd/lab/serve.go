@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"lab/internal/agent"
 	"lab/internal/chat"
 	"lab/internal/claude"
 	"lab/internal/conv"
@@ -158,9 +159,10 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		defer stopFake()
 	}
 
+	providers := []agent.Provider{claude.New()}
 	rs, err := runs.New(db, runs.Config{
 		StateDir:  c.StateDir,
-		ClaudeBin: c.ClaudeBin,
+		Agents:    []runs.Agent{{Provider: providers[0], Bin: c.ClaudeBin}},
 		ExtraEnv:  extraEnv,
 		Home:      c.Home,
 		SeedTrust: c.SeedTrust,
@@ -169,10 +171,10 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	if err != nil {
 		return err
 	}
-	// Say now which CLI runs will use, and warn when lab was never verified
-	// with it; a missing CLI still leaves history to serve.
-	if _, err := rs.CheckCLI(ctx); err != nil {
-		log.Warn("the Claude Code CLI is not usable: starting runs will fail", "bin", c.ClaudeBin, "err", err)
+	// Say now which CLIs runs will use, and warn when lab was never
+	// verified with one; a missing CLI still leaves history to serve.
+	if err := rs.CheckCLI(ctx); err != nil {
+		log.Warn("a CLI is not usable: starting runs with it will fail", "err", err)
 	}
 	// Adopt before serving: a restart of lab never kills or loses a run.
 	if _, err := rs.Adopt(ctx); err != nil {
@@ -181,17 +183,22 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 
 	broker := httpapi.NewBroker(0)
 	intents := chat.NewIntents()
-	lib := chat.NewLibrary(filepath.Join(c.Home, ".claude", "projects"), func(ctx context.Context) map[string]string {
+	var shelves []chat.Shelf
+	for _, p := range providers {
+		shelves = append(shelves, chat.Shelf{Provider: p.Info().Name, History: p.NewHistory(c.Home), NewFold: p.NewFold})
+	}
+	lib := chat.NewLibrary(shelves, func(ctx context.Context) map[string]string {
 		return sessionOwners(ctx, db)
 	})
 	svc, err := chat.NewService(ctx, chat.ServiceConfig{
-		Runs:    runnerAdapter{rs},
-		Library: lib,
-		Publish: broker,
-		Logger:  log,
-		Intents: intents.Lookup,
-		Actions: func(r conv.Run, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
-			return chat.NewActor(p, r.CLIVersion, pending, intents, chat.ActorOptions{})
+		Runs:      runnerAdapter{rs},
+		Providers: providers,
+		Library:   lib,
+		Publish:   broker,
+		Logger:    log,
+		Intents:   intents.Lookup,
+		Actions: func(r conv.Run, drv agent.Driver, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
+			return chat.NewActor(p, drv, pending, intents, chat.ActorOptions{})
 		},
 	})
 	if err != nil {
@@ -348,8 +355,8 @@ func (a runnerAdapter) Stop(ctx context.Context, id string) error {
 	return err
 }
 func (a runnerAdapter) Sweep(ctx context.Context) ([]string, error) { return a.rs.Sweep(ctx) }
-func (a runnerAdapter) Spool(ctx context.Context, id string) (*claude.Spool, error) {
-	return a.rs.Spool(ctx, id)
+func (a runnerAdapter) Side(ctx context.Context, id string) (agent.Side, error) {
+	return a.rs.Side(ctx, id)
 }
 
 // Pane types into the run's tmux pane. A run that ended gets a pane that

@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"time"
 
-	"lab/internal/claude"
+	"lab/internal/agent"
 	"lab/internal/conv"
 	"lab/internal/tmux"
 )
@@ -62,9 +62,6 @@ type ActorOptions struct {
 	SettleTimeout time.Duration
 	// MaxReply caps a reply's size in bytes (DefaultMaxReply).
 	MaxReply int
-	// Intend computes the outcome an answer should record, for the
-	// desync warning (claude.IntendedOutcome).
-	Intend func(d *conv.Dialog, a conv.Answer) *conv.Outcome
 	// Logger receives one line per action (slog.Default()).
 	Logger *slog.Logger
 }
@@ -88,9 +85,6 @@ func (o *ActorOptions) fill() {
 	if o.MaxReply <= 0 {
 		o.MaxReply = DefaultMaxReply
 	}
-	if o.Intend == nil {
-		o.Intend = claude.IntendedOutcome
-	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
@@ -102,7 +96,7 @@ func (o *ActorOptions) fill() {
 // dialog under the lock, after any earlier answer settled.
 type Actor struct {
 	pane    Pane
-	geom    claude.PlanGeometry
+	drv     agent.Driver
 	pending func(ctx context.Context) (*conv.Dialog, error)
 	intents *Intents
 	opts    ActorOptions
@@ -122,15 +116,15 @@ type Actor struct {
 // answeredMax bounds Actor.answered.
 const answeredMax = 64
 
-// NewActor returns the actor of a run whose pane is p and whose CLI
-// reports cliVersion (it picks the plan picker geometry). pending returns
-// the run's current pending dialog, freshly read, or nil; intents (may be
-// nil) receives what each answer means to record.
-func NewActor(p Pane, cliVersion string, pending func(ctx context.Context) (*conv.Dialog, error), intents *Intents, opts ActorOptions) *Actor {
+// NewActor returns the actor of a run whose pane is p and whose CLI is
+// driven by drv (its provider's driver for the run's CLI version). pending
+// returns the run's current pending dialog, freshly read, or nil; intents
+// (may be nil) receives what each answer means to record.
+func NewActor(p Pane, drv agent.Driver, pending func(ctx context.Context) (*conv.Dialog, error), intents *Intents, opts ActorOptions) *Actor {
 	opts.fill()
 	return &Actor{
 		pane:    p,
-		geom:    claude.PlanPicker(cliVersion),
+		drv:     drv,
 		pending: pending,
 		intents: intents,
 		opts:    opts,
@@ -138,10 +132,6 @@ func NewActor(p Pane, cliVersion string, pending func(ctx context.Context) (*con
 		lock:    make(chan struct{}, 1),
 	}
 }
-
-// PlanGeometry returns the plan picker geometry the actor answers plans
-// with (to fill conv.Dialog.PlanRows for clients).
-func (a *Actor) PlanGeometry() claude.PlanGeometry { return a.geom }
 
 // acquire takes the run's lock, or gives up when ctx ends.
 func (a *Actor) acquire(ctx context.Context) error {

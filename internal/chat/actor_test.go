@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/agent"
 	"lab/internal/claude"
 	"lab/internal/conv"
 )
@@ -87,7 +88,7 @@ func TestActorAnswersEveryShape(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFakeTUI(c.d)
 			in := NewIntents()
-			act := NewActor(f, "2.1.328", f.pending, in, testOpts())
+			act := NewActor(f, claudeDriver("2.1.328"), f.pending, in, testOpts())
 			if err := act.Answer(context.Background(), c.a); err != nil {
 				t.Fatalf("Answer: %v", err)
 			}
@@ -101,9 +102,9 @@ func TestActorAnswersEveryShape(t *testing.T) {
 			var want []string
 			for _, s := range steps {
 				switch s.Kind {
-				case claude.StepKey:
+				case agent.StepKey:
 					want = append(want, s.Key)
-				case claude.StepPaste:
+				case agent.StepPaste:
 					want = append(want, "paste:"+s.Text)
 				}
 			}
@@ -157,7 +158,7 @@ func TestActorRefusesWithoutKeys(t *testing.T) {
 				f.result = "answered"
 			}
 			in := NewIntents()
-			act := NewActor(f, "2.1.328", f.pending, in, testOpts())
+			act := NewActor(f, claudeDriver("2.1.328"), f.pending, in, testOpts())
 			err := act.Answer(context.Background(), c.a)
 			if k := conv.KindOf(err); k != c.kind {
 				t.Fatalf("got %v (%s); want %s", err, k, c.kind)
@@ -215,7 +216,7 @@ func TestActorStopsBeforeCommitting(t *testing.T) {
 			f := newFakeTUI(c.d)
 			c.setup(f)
 			in := NewIntents()
-			act := NewActor(f, "2.1.328", f.pending, in, testOpts())
+			act := NewActor(f, claudeDriver("2.1.328"), f.pending, in, testOpts())
 			err := act.Answer(context.Background(), c.a)
 			if conv.KindOf(err) != conv.EConflict {
 				t.Fatalf("got %v; want a conflict", err)
@@ -258,7 +259,7 @@ func TestActorRewindsAMovedCursor(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFakeTUI(c.d)
 			f.cursor = c.cursor
-			act := NewActor(f, "2.1.328", f.pending, NewIntents(), testOpts())
+			act := NewActor(f, claudeDriver("2.1.328"), f.pending, NewIntents(), testOpts())
 			if err := act.Answer(context.Background(), c.a); err != nil {
 				t.Fatal(err)
 			}
@@ -295,7 +296,7 @@ func TestActorPickerGrace(t *testing.T) {
 			f.guard = 80 * time.Millisecond
 			opts := testOpts()
 			opts.PickerGrace = 120 * time.Millisecond
-			act := NewActor(f, "2.1.328", f.pending, NewIntents(), opts)
+			act := NewActor(f, claudeDriver("2.1.328"), f.pending, NewIntents(), opts)
 			if err := act.Answer(context.Background(), c.a); err != nil {
 				t.Fatalf("with the grace: %v", err)
 			}
@@ -308,7 +309,7 @@ func TestActorPickerGrace(t *testing.T) {
 		f := newFakeTUI(questionDialog("t1", tqDB))
 		f.guard = time.Hour
 		in := NewIntents()
-		act := NewActor(f, "2.1.328", f.pending, in, testOpts())
+		act := NewActor(f, claudeDriver("2.1.328"), f.pending, in, testOpts())
 		err := act.Answer(context.Background(), questionsAnswer("t1", qa(0)))
 		if conv.KindOf(err) != conv.EConflict || !strings.Contains(err.Error(), "did not take the answer") {
 			t.Fatalf("got %v; want a conflict saying the CLI did not take the answer", err)
@@ -332,7 +333,7 @@ func TestActorPickerGrace(t *testing.T) {
 func TestActorConcurrentAnswers(t *testing.T) {
 	for round := 0; round < 20; round++ {
 		f := newFakeTUI(questionDialog("t1", tqTops))
-		act := NewActor(f, "2.1.328", f.pending, NewIntents(), testOpts())
+		act := NewActor(f, claudeDriver("2.1.328"), f.pending, NewIntents(), testOpts())
 		answers := []conv.Answer{questionsAnswer("t1", qa(0)), questionsAnswer("t1", qa(3, 2))}
 		errs := make([]error, 2)
 		var wg sync.WaitGroup
@@ -369,7 +370,7 @@ func TestActorConcurrentAnswers(t *testing.T) {
 func TestReply(t *testing.T) {
 	t.Run("multi-line text is one message", func(t *testing.T) {
 		f := newFakeTUI(nil)
-		act := NewActor(f, "2.1.328", f.pending, nil, testOpts())
+		act := NewActor(f, claudeDriver("2.1.328"), f.pending, nil, testOpts())
 		text := "line one\r\nline two\n\twith a tab"
 		if err := act.Reply(context.Background(), text); err != nil {
 			t.Fatal(err)
@@ -385,7 +386,7 @@ func TestReply(t *testing.T) {
 	t.Run("a lost Enter is sent again", func(t *testing.T) {
 		f := newFakeTUI(nil)
 		f.enterLost = 1
-		act := NewActor(f, "2.1.328", f.pending, nil, testOpts())
+		act := NewActor(f, claudeDriver("2.1.328"), f.pending, nil, testOpts())
 		if err := act.Reply(context.Background(), "hello"); err != nil {
 			t.Fatal(err)
 		}
@@ -395,7 +396,7 @@ func TestReply(t *testing.T) {
 	})
 	t.Run("refused while a dialog is pending", func(t *testing.T) {
 		f := newFakeTUI(questionDialog("t1", tqDB))
-		act := NewActor(f, "2.1.328", f.pending, nil, testOpts())
+		act := NewActor(f, claudeDriver("2.1.328"), f.pending, nil, testOpts())
 		if err := act.Reply(context.Background(), "hello"); conv.KindOf(err) != conv.EConflict {
 			t.Fatalf("got %v; want a conflict", err)
 		}
@@ -406,7 +407,7 @@ func TestReply(t *testing.T) {
 	t.Run("refused when the prompt holds typed text", func(t *testing.T) {
 		f := newFakeTUI(nil)
 		f.prompt = "half typed"
-		act := NewActor(f, "2.1.328", f.pending, nil, testOpts())
+		act := NewActor(f, claudeDriver("2.1.328"), f.pending, nil, testOpts())
 		if err := act.Reply(context.Background(), "hello"); conv.KindOf(err) != conv.EConflict {
 			t.Fatalf("got %v; want a conflict", err)
 		}
@@ -417,7 +418,7 @@ func TestReply(t *testing.T) {
 	t.Run("no Enter when the paste does not show", func(t *testing.T) {
 		f := newFakeTUI(nil)
 		f.deaf = true
-		act := NewActor(f, "2.1.328", f.pending, nil, testOpts())
+		act := NewActor(f, claudeDriver("2.1.328"), f.pending, nil, testOpts())
 		if err := act.Reply(context.Background(), "hello"); conv.KindOf(err) != conv.EConflict {
 			t.Fatalf("got %v; want a conflict", err)
 		}
@@ -439,7 +440,7 @@ func TestReply(t *testing.T) {
 			{strings.Repeat("x", DefaultMaxReply+1), conv.ETooLarge},
 		} {
 			f := newFakeTUI(nil)
-			act := NewActor(f, "2.1.328", f.pending, nil, testOpts())
+			act := NewActor(f, claudeDriver("2.1.328"), f.pending, nil, testOpts())
 			if err := act.Reply(context.Background(), c.text); conv.KindOf(err) != c.kind {
 				t.Errorf("Reply(%.20q) = %v; want %s", c.text, err, c.kind)
 			}
@@ -452,7 +453,7 @@ func TestReply(t *testing.T) {
 
 func TestInterrupt(t *testing.T) {
 	f := newFakeTUI(questionDialog("t1", tqDB))
-	act := NewActor(f, "2.1.328", f.pending, nil, testOpts())
+	act := NewActor(f, claudeDriver("2.1.328"), f.pending, nil, testOpts())
 	if err := act.Interrupt(context.Background()); err != nil {
 		t.Fatal(err)
 	}

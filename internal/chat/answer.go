@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"lab/internal/claude"
+	"lab/internal/agent"
 	"lab/internal/conv"
 )
 
@@ -18,7 +18,7 @@ import (
 // once the dialog shows resolved, so the next action sees the new state.
 //
 // Errors (conv kinds):
-//   - EInvalid: ans is malformed for the dialog (see claude.ValidateAnswer).
+//   - EInvalid: ans is malformed for the dialog (the driver's Recipe).
 //     No key was sent.
 //   - EConflict: no dialog is pending, it has another tool_id, it is
 //     already resolved or answered by lab, the pane did not show what a
@@ -46,14 +46,18 @@ func (a *Actor) Answer(ctx context.Context, ans conv.Answer) error {
 	if err != nil {
 		return conv.Wrap(conv.EUnavailable, err, "cannot read the pending dialog")
 	}
-	steps, err := claude.Recipe(d, ans, a.geom)
+	capture, err := a.pane.Capture(ctx)
+	if err != nil {
+		return conv.Wrap(conv.EUnavailable, err, "cannot read the run's pane")
+	}
+	steps, err := a.drv.Recipe(d, ans, capture)
 	if err != nil {
 		log.Info("answer refused", "kind", conv.KindOf(err), "reason", err)
 		return err
 	}
 	a.recordIntent(d, ans)
 	start := time.Now()
-	if err := a.rewind(ctx, steps[0].Expect); err != nil {
+	if err := a.rewind(ctx, steps[0].Check); err != nil {
 		a.forgetIntent(ans.ToolID)
 		return err
 	}
@@ -90,7 +94,7 @@ func (a *Actor) Answer(ctx context.Context, ans conv.Answer) error {
 
 func (a *Actor) recordIntent(d *conv.Dialog, ans conv.Answer) {
 	if a.intents != nil {
-		a.intents.Record(ans.ToolID, a.opts.Intend(a.withPlanRows(d), ans))
+		a.intents.Record(ans.ToolID, a.drv.Intended(d, ans))
 	}
 }
 
@@ -100,23 +104,12 @@ func (a *Actor) forgetIntent(toolID string) {
 	}
 }
 
-// withPlanRows gives a plan dialog the picker rows the recipe used, so the
-// intended outcome reads the feedback row the same way.
-func (a *Actor) withPlanRows(d *conv.Dialog) *conv.Dialog {
-	if d.Kind != conv.DialogPlan || len(d.PlanRows) > 0 {
-		return d
-	}
-	c := *d
-	c.PlanRows = a.geom.Rows
-	return &c
-}
-
 // settle waits, after the committing key, until the pending dialog is no
 // longer toolID. landed is false only when that never happened and the
 // pane still shows exactly the state before the committing key (pre):
 // the key was dropped. A resolution that is merely slow to reach the
 // transcript counts as landed, with an error to log.
-func (a *Actor) settle(ctx context.Context, toolID string, pre *claude.Expect) (landed bool, err error) {
+func (a *Actor) settle(ctx context.Context, toolID string, pre agent.Check) (landed bool, err error) {
 	deadline := time.Now().Add(a.opts.SettleTimeout)
 	for {
 		d, err := a.pending(ctx)
@@ -125,7 +118,7 @@ func (a *Actor) settle(ctx context.Context, toolID string, pre *claude.Expect) (
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			capture, cerr := a.pane.Capture(ctx)
-			if cerr == nil && pre != nil && pre.Check(claude.ParseScreen(capture)) == nil {
+			if cerr == nil && pre != nil && matches(pre, capture) {
 				return false, fmt.Errorf("dialog %s still pending after %v with the picker unchanged", toolID, a.opts.SettleTimeout)
 			}
 			if err != nil {
@@ -140,11 +133,17 @@ func (a *Actor) settle(ctx context.Context, toolID string, pre *claude.Expect) (
 }
 
 // lastExpect is the checkpoint right before the committing key.
-func lastExpect(steps []claude.Step) *claude.Expect {
+func lastExpect(steps []agent.Step) agent.Check {
 	for i := len(steps) - 1; i >= 0; i-- {
-		if steps[i].Kind == claude.StepExpect {
-			return steps[i].Expect
+		if steps[i].Kind == agent.StepExpect {
+			return steps[i].Check
 		}
 	}
 	return nil
+}
+
+// matches reports whether capture passes c.
+func matches(c agent.Check, capture string) bool {
+	_, err := c.Match(capture)
+	return err == nil
 }

@@ -95,16 +95,16 @@ func startRun(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Options, 
 	}
 	r := &cliRun{t: t, rig: rig, target: "run", intents: NewIntents()}
 	rig.Spawn(r.target, args...)
-	r.live = newLive("run-1", claude.OpenSpool(spoolDir), r.intents.Lookup, nil, slog.New(slog.DiscardHandler))
+	r.live = newLive("run-1", claude.OpenSpool(spoolDir), claudeFold, r.intents.Lookup, nil, slog.New(slog.DiscardHandler))
 	t.Cleanup(r.live.close)
 	r.pane = &countingPane{TmuxPane: TmuxPane{Server: rig.Tmux, Target: r.target}}
 	// The actor keys on the version the binary reports, as lab serve's
-	// does (runs.Start records claude.CLIVersion), never on the pin.
+	// does (runs.Start records what the provider reports), never on the pin.
 	version, err := claude.CLIVersion(t.Context(), rig.Bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.actor = NewActor(r.pane, version, r.pendingNow, r.intents, opts)
+	r.actor = NewActor(r.pane, claudeDriver(version), r.pendingNow, r.intents, opts)
 	return r
 }
 

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/agent"
+	"lab/internal/claude"
 	"lab/internal/claude/transcriptgen"
 	"lab/internal/conv"
 )
@@ -85,7 +87,7 @@ func BenchmarkLatestWindow100MB(b *testing.B) {
 	root := b.TempDir()
 	os.MkdirAll(filepath.Join(root, "-w"), 0o755)
 	genTranscript(b, filepath.Join(root, "-w", "big.jsonl"), 100<<20, 1)
-	lib := NewLibrary(root, nil)
+	lib := NewLibrary(testShelves(root), nil)
 	ctx := context.Background()
 	start := time.Now()
 	if _, err := lib.Messages(ctx, "big", conv.Query{Limit: 100}); err != nil {
@@ -144,7 +146,7 @@ func BenchmarkLiveRunsRSS(b *testing.B) {
 			spoolEvent(b, runner.SpoolDir(id), "SessionStart", map[string]any{"hook_event_name": "SessionStart",
 				"session_id": fmt.Sprintf("s%d", i), "transcript_path": filepath.Join(dir, fmt.Sprintf("t%d.jsonl", i))})
 		}
-		svc, err := NewService(context.Background(), ServiceConfig{Runs: runner, Library: NewLibrary(dir, nil)})
+		svc, err := NewService(context.Background(), ServiceConfig{Runs: runner, Providers: []agent.Provider{claude.New()}, Library: NewLibrary(testShelves(dir), nil)})
 		if err != nil {
 			b.Fatal(err)
 		}

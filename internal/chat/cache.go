@@ -3,6 +3,8 @@ package chat
 import (
 	"container/list"
 	"sync"
+
+	"lab/internal/agent"
 )
 
 // viewCache keeps the folded views of transcripts nobody tails (history
@@ -23,15 +25,16 @@ func newViewCache(maxEntries int, maxBytes int64) *viewCache {
 	return &viewCache{maxEntries: maxEntries, maxBytes: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
 }
 
-// get returns the cached view of path, creating it when absent.
-func (c *viewCache) get(path string) *View {
+// get returns the cached view of path, creating it with newFold's folds
+// when absent.
+func (c *viewCache) get(path string, newFold func() agent.Fold) *View {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.byKey[path]; ok {
 		c.order.MoveToFront(e)
 		return e.Value.(*View)
 	}
-	v := NewView(path, nil)
+	v := NewView(path, newFold, nil)
 	c.byKey[path] = c.order.PushFront(v)
 	return v
 }

@@ -6,9 +6,9 @@ import (
 	"lab/internal/conv"
 )
 
-// Interrupt presses Escape in the run's pane: it stops a streaming turn
-// (the CLI keeps the partial text and records "[Request interrupted by
-// user]") and declines a focused picker. It takes the run's lock, so it
+// Interrupt presses the CLI's interrupt key (Escape for Claude Code) in
+// the run's pane: it stops a streaming turn (the CLI keeps the partial
+// text and records the interruption) and declines a focused picker. It takes the run's lock, so it
 // never lands in the middle of an answer's keys.
 //
 // Errors: EUnavailable when the key could not be sent or ctx ended while
@@ -18,8 +18,9 @@ func (a *Actor) Interrupt(ctx context.Context) error {
 		return err
 	}
 	defer a.release()
-	if err := a.pane.SendKey(ctx, "Escape"); err != nil {
-		return conv.Wrap(conv.EUnavailable, err, "sending Escape")
+	key := a.drv.InterruptKey()
+	if err := a.pane.SendKey(ctx, key); err != nil {
+		return conv.Wrap(conv.EUnavailable, err, "sending "+key)
 	}
 	a.log.Info("interrupted")
 	return nil

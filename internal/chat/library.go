@@ -2,18 +2,18 @@ package chat
 
 import (
 	"context"
+	"sort"
 	"strings"
 
-	"lab/internal/claude"
+	"lab/internal/agent"
 	"lab/internal/conv"
 )
 
-// Library serves the read-only history of every transcript under the
-// operator's projects folder, folding each on demand and caching the
-// folded views.
+// Library serves the read-only history of every session each provider's
+// CLI kept on disk, folding each on demand and caching the folded views.
 type Library struct {
-	hist  *claude.History
-	views *viewCache
+	shelves []Shelf
+	views   *viewCache
 	// owners maps a session id to the run that owns it; may be nil.
 	owners func(ctx context.Context) map[string]string
 }
@@ -25,14 +25,32 @@ const (
 	libraryMaxBytes = 1 << 30
 )
 
-// NewLibrary returns a Library over projectsDir (~/.claude/projects).
-// owners, when set, names the run owning each session.
-func NewLibrary(projectsDir string, owners func(ctx context.Context) map[string]string) *Library {
+// Shelf is one provider's sessions: where they are listed and how their
+// transcripts fold.
+type Shelf struct {
+	Provider string
+	History  agent.History
+	NewFold  func() agent.Fold
+}
+
+// NewLibrary returns a Library over the shelves (one per provider). owners,
+// when set, names the run owning each session.
+func NewLibrary(shelves []Shelf, owners func(ctx context.Context) map[string]string) *Library {
 	return &Library{
-		hist:   claude.NewHistory(projectsDir),
-		views:  newViewCache(libraryMaxViews, libraryMaxBytes),
-		owners: owners,
+		shelves: shelves,
+		views:   newViewCache(libraryMaxViews, libraryMaxBytes),
+		owners:  owners,
 	}
+}
+
+// shelf returns the shelf of provider, or nil.
+func (l *Library) shelf(provider string) *Shelf {
+	for i := range l.shelves {
+		if l.shelves[i].Provider == provider {
+			return &l.shelves[i]
+		}
+	}
+	return nil
 }
 
 // SessionFilter selects sessions: Q matches the project path or title,
@@ -53,10 +71,18 @@ type SessionList struct {
 
 // List returns the sessions matching f, newest first.
 func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error) {
-	all, err := l.hist.List()
-	if err != nil {
-		return SessionList{}, err
+	var all []conv.Session
+	for _, sh := range l.shelves {
+		list, err := sh.History.List()
+		if err != nil {
+			return SessionList{}, err
+		}
+		for i := range list {
+			list[i].Provider = sh.Provider
+		}
+		all = append(all, list...)
 	}
+	sortSessions(all)
 	var owners map[string]string
 	if l.owners != nil {
 		owners = l.owners(ctx)
@@ -85,17 +111,30 @@ func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error
 // Messages returns a window of session id's chat. History is read-only, so
 // a pending-looking tail dialog is not served as answerable here.
 func (l *Library) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
-	path, err := l.hist.Path(id)
-	if err != nil {
-		return conv.Page{}, err
+	var err error
+	for _, sh := range l.shelves {
+		var path string
+		if path, err = sh.History.Path(id); err == nil {
+			return l.PageOf(sh.Provider, path, q)
+		}
+		if conv.KindOf(err) != conv.ENotFound {
+			return conv.Page{}, err
+		}
 	}
-	return l.PageOf(path, q)
+	if err == nil {
+		err = conv.Errorf(conv.ENotFound, "no session %s", id)
+	}
+	return conv.Page{}, err
 }
 
-// PageOf folds the transcript at path (cached) and returns a window of it,
-// read-only: dialogs are never answerable through it.
-func (l *Library) PageOf(path string, q conv.Query) (conv.Page, error) {
-	v := l.views.get(path)
+// PageOf folds the transcript of provider at path (cached) and returns a
+// window of it, read-only: dialogs are never answerable through it.
+func (l *Library) PageOf(provider, path string, q conv.Query) (conv.Page, error) {
+	sh := l.shelf(provider)
+	if sh == nil {
+		return conv.Page{}, conv.Errorf(conv.EUnavailable, "this lab does not know the provider %q", provider)
+	}
+	v := l.views.get(path, sh.NewFold)
 	if _, err := v.Sync(); err != nil {
 		return conv.Page{}, conv.Wrap(conv.EInternal, err, "cannot read the transcript")
 	}
@@ -119,4 +158,15 @@ func pageOf(s Snapshot) conv.Page {
 		LastSeq:       s.LastSeq,
 		HasMoreBefore: s.MoreBefore,
 	}
+}
+
+// sortSessions orders sessions newest first, ties by id, so lists merged
+// from several providers interleave by time.
+func sortSessions(s []conv.Session) {
+	sort.SliceStable(s, func(i, j int) bool {
+		if !s[i].ModTime.Equal(s[j].ModTime) {
+			return s[i].ModTime.After(s[j].ModTime)
+		}
+		return s[i].ID < s[j].ID
+	})
 }

@@ -33,7 +33,7 @@ func TestLibraryListsFiltersAndPages(t *testing.T) {
 		line := mustJSON(map[string]any{"type": "user", "cwd": s.cwd, "message": map[string]any{"role": "user", "content": s.title}})
 		writeSession(t, root, s.slug, fmt.Sprintf("sess-%d", i), base.Add(time.Duration(i)*time.Minute), line)
 	}
-	lib := NewLibrary(root, func(context.Context) map[string]string { return map[string]string{"sess-1": "run-9"} })
+	lib := NewLibrary(testShelves(root), func(context.Context) map[string]string { return map[string]string{"sess-1": "run-9"} })
 	ctx := context.Background()
 
 	all, err := lib.List(ctx, SessionFilter{Limit: 10})
@@ -72,7 +72,7 @@ func TestLibraryWindowsFoldOnce(t *testing.T) {
 	}
 	lines = append(lines, lineToolUse("toolu_q", "AskUserQuestion", singleQuestion))
 	path := writeSession(t, root, "-w", "big", time.Now(), lines...)
-	lib := NewLibrary(root, nil)
+	lib := NewLibrary(testShelves(root), nil)
 	ctx := context.Background()
 
 	latest, err := lib.Messages(ctx, "big", conv.Query{Limit: 50})
@@ -85,13 +85,13 @@ func TestLibraryWindowsFoldOnce(t *testing.T) {
 	if latest.PendingDialog == nil || latest.PendingDialog.Answerable {
 		t.Fatalf("history pending dialog: got %+v; want present but not answerable", latest.PendingDialog)
 	}
-	v := lib.views.get(path)
+	v := lib.views.get(path, claudeFold)
 	folded := v.Bytes()
 	older, _ := lib.Messages(ctx, "big", conv.Query{Before: latest.FirstSeq, Limit: 50})
 	if older.LastSeq != latest.FirstSeq-1 || len(older.Messages) != 50 {
 		t.Fatalf("older window: got first %d last %d n %d; want ending at %d", older.FirstSeq, older.LastSeq, len(older.Messages), latest.FirstSeq-1)
 	}
-	if lib.views.get(path) != v || v.Bytes() != folded {
+	if lib.views.get(path, claudeFold) != v || v.Bytes() != folded {
 		t.Fatal("second window refolded the transcript; want the cached view reused")
 	}
 	if lib.views.len() != 1 {
@@ -105,7 +105,7 @@ func TestViewCacheBounds(t *testing.T) {
 	for i := range 3 {
 		p := filepath.Join(dir, fmt.Sprintf("s%d.jsonl", i))
 		appendLines(t, p, lineUser("hi"))
-		c.get(p).Sync()
+		c.get(p, claudeFold).Sync()
 		c.trim()
 	}
 	if c.len() != 2 {
@@ -114,7 +114,7 @@ func TestViewCacheBounds(t *testing.T) {
 	small := newViewCache(10, 1) // any folded bytes exceed the byte bound
 	for i := range 3 {
 		p := filepath.Join(dir, fmt.Sprintf("s%d.jsonl", i))
-		small.get(p).Sync()
+		small.get(p, claudeFold).Sync()
 		small.trim()
 	}
 	if small.len() != 1 {

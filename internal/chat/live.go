@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"lab/internal/claude"
+	"lab/internal/agent"
 	"lab/internal/conv"
 )
 
@@ -16,15 +16,17 @@ type Publisher interface {
 	Publish(conv.Event)
 }
 
-// live is the current chat of one running run: its hook spool, the view of
-// its current transcript (which changes on /clear), the pending dialog and
-// the overlaid state. A tailer keeps it current and publishes a
-// run.messages.changed event whenever what a client would see changed.
+// live is the current chat of one running run: its side channel (the hook
+// spool), the view of its current transcript (which changes on /clear),
+// the pending dialog and the overlaid state. A tailer keeps it current and
+// publishes a run.messages.changed event whenever what a client would see
+// changed.
 type live struct {
-	runID string
-	spool *claude.Spool
-	pub   Publisher
-	log   *slog.Logger
+	runID   string
+	side    agent.Side
+	newFold func() agent.Fold
+	pub     Publisher
+	log     *slog.Logger
 
 	intents func(toolID string) (*conv.Outcome, bool)
 
@@ -32,10 +34,10 @@ type live struct {
 	view    *View
 	pending *conv.Dialog
 	state   conv.State
-	// waitFrom is the transcript size when a permission notification was
-	// seen; while the transcript has not grown past it the CLI is waiting
-	// on the operator for something that is not a structured dialog.
-	waitFile string
+	// waitFrom is the transcript size when the side channel announced the
+	// CLI waits on the operator (waitMark); while the transcript has not
+	// grown past it, it waits on something that is not a structured dialog.
+	waitMark string
 	waitFrom int64
 	lastSeen struct {
 		len     int
@@ -51,10 +53,10 @@ type live struct {
 // livePoll is the fallback poll interval when file notifications fail.
 const livePoll = time.Second
 
-func newLive(runID string, sp *claude.Spool, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger) *live {
-	l := &live{runID: runID, spool: sp, pub: pub, log: log, intents: intents, state: conv.StateIdle}
+func newLive(runID string, side agent.Side, newFold func() agent.Fold, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger) *live {
+	l := &live{runID: runID, side: side, newFold: newFold, pub: pub, log: log, intents: intents, state: conv.StateIdle}
 	l.tail = newTailer(l.refresh, livePoll, log)
-	l.tail.watch(sp.Dir())
+	l.tail.watch(side.Dir())
 	return l
 }
 
@@ -77,15 +79,15 @@ func (l *live) refresh() {
 }
 
 func (l *live) refreshLocked() (*conv.Event, bool) {
-	st, err := l.spool.Refresh()
+	st, err := l.side.Read()
 	if err != nil {
-		l.log.Warn("read spool", "run", l.runID, "err", err)
+		l.log.Warn("read side channel", "run", l.runID, "err", err)
 	}
 	var ch Change
 	if st.TranscriptPath != "" && (l.view == nil || l.view.Path() != st.TranscriptPath) {
 		// A new session (start, or /clear): a new transcript and a new
 		// transcript_id; clients refetch from scratch.
-		l.view = NewView(st.TranscriptPath, l.intents)
+		l.view = NewView(st.TranscriptPath, l.newFold, l.intents)
 		l.tail.watch(filepath.Dir(st.TranscriptPath))
 		ch.Changed, ch.Reset = true, true
 	}
@@ -117,21 +119,19 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 	return &conv.Event{Type: conv.EventMessagesChanged, RunID: l.runID, State: l.state, BackpatchSeq: ch.Backpatch}, runChanged
 }
 
-// pendingFrom picks the pending dialog: the newest spooled PreToolUse the
-// transcript does not show resolved (retiring the resolved ones), else the
-// transcript's own pending tail dialog.
-func (l *live) pendingFrom(st claude.SpoolState) *conv.Dialog {
+// pendingFrom picks the pending dialog: the newest one the side channel
+// announced that the transcript does not show resolved (retiring the
+// resolved ones), else the transcript's own pending tail dialog.
+func (l *live) pendingFrom(st agent.SideState) *conv.Dialog {
 	var pick *conv.Dialog
-	for _, e := range st.Pending {
-		if l.view != nil && l.view.Resolved(e.ToolUseID) {
-			if err := l.spool.Retire(e.ToolUseID); err != nil {
-				l.log.Warn("retire spool", "run", l.runID, "tool", e.ToolUseID, "err", err)
+	for _, d := range st.Pending {
+		if l.view != nil && l.view.Resolved(d.ToolID) {
+			if err := l.side.Retire(d.ToolID); err != nil {
+				l.log.Warn("retire side channel dialog", "run", l.runID, "tool", d.ToolID, "err", err)
 			}
 			continue
 		}
-		if d := claude.DialogFromTool(e.ToolName, e.ToolUseID, e.ToolInput); d != nil {
-			pick = d
-		}
+		pick = d
 	}
 	if pick == nil && l.view != nil {
 		pick = l.view.Pending()
@@ -139,8 +139,8 @@ func (l *live) pendingFrom(st claude.SpoolState) *conv.Dialog {
 	return pick
 }
 
-// stateFrom overlays what the hooks know on the transcript's state.
-func (l *live) stateFrom(st claude.SpoolState) conv.State {
+// stateFrom overlays what the side channel knows on the transcript's state.
+func (l *live) stateFrom(st agent.SideState) conv.State {
 	if l.pending != nil {
 		return conv.StateQuestion
 	}
@@ -150,15 +150,15 @@ func (l *live) stateFrom(st claude.SpoolState) conv.State {
 		s = l.view.State()
 		size = l.view.Bytes()
 	}
-	if n := st.LastNotification; n != nil && n.NotificationType == "permission_prompt" {
-		if l.waitFile != n.File {
-			l.waitFile, l.waitFrom = n.File, size
+	if st.Waiting != "" {
+		if l.waitMark != st.Waiting {
+			l.waitMark, l.waitFrom = st.Waiting, size
 		}
 		if size <= l.waitFrom {
 			return conv.StateNeedsInput
 		}
 	}
-	if s == conv.StateIdle && st.LastPrompt != nil {
+	if s == conv.StateIdle && !st.PromptAt.IsZero() {
 		// The prompt is submitted but not yet in the transcript.
 		return conv.StateWorking
 	}

@@ -7,7 +7,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"lab/internal/claude"
 	"lab/internal/conv"
 )
 
@@ -75,7 +74,7 @@ func (a *Actor) Reply(ctx context.Context, text string) error {
 	if err != nil {
 		return conv.Wrap(conv.EUnavailable, err, "cannot read the run's pane")
 	}
-	box, ok := claude.ParsePrompt(capture)
+	box, ok := a.drv.Prompt(capture)
 	if !ok {
 		return conv.Errorf(conv.EConflict, "the CLI is not showing its prompt (a picker or permission prompt has the focus)")
 	}
@@ -85,7 +84,7 @@ func (a *Actor) Reply(ctx context.Context, text string) error {
 	if err := a.pane.Paste(ctx, text); err != nil {
 		return conv.Wrap(conv.EUnavailable, err, "pasting the reply")
 	}
-	if err := a.poll(ctx, holds(text)); err != nil {
+	if err := a.poll(ctx, a.holds(text)); err != nil {
 		return conv.Wrap(conv.EConflict, err, "the reply did not appear in the prompt; it was not submitted")
 	}
 	if err := pause(ctx, a.opts.KeyDelay); err != nil {
@@ -95,7 +94,7 @@ func (a *Actor) Reply(ctx context.Context, text string) error {
 		if err := a.pane.SendKey(ctx, "Enter"); err != nil {
 			return conv.Wrap(conv.EUnavailable, err, "sending Enter")
 		}
-		err := a.poll(ctx, submitted(text))
+		err := a.poll(ctx, a.submitted(text))
 		if err == nil {
 			a.log.Info("replied", "bytes", len(text), "lines", strings.Count(text, "\n")+1, "enters", attempt)
 			return nil
@@ -108,23 +107,23 @@ func (a *Actor) Reply(ctx context.Context, text string) error {
 }
 
 // holds accepts a pane whose input box shows text.
-func holds(text string) func(string) error {
+func (a *Actor) holds(text string) func(string) error {
 	return func(capture string) error {
-		box, ok := claude.ParsePrompt(capture)
+		box, ok := a.drv.Prompt(capture)
 		if !ok {
 			return fmt.Errorf("no input box on the pane")
 		}
 		if !box.Holds(text) {
-			return fmt.Errorf("input box shows %q", box.Text)
+			return fmt.Errorf("input box shows %q", box.Shown())
 		}
 		return nil
 	}
 }
 
 // submitted accepts a pane whose input box no longer shows text.
-func submitted(text string) func(string) error {
+func (a *Actor) submitted(text string) func(string) error {
 	return func(capture string) error {
-		box, ok := claude.ParsePrompt(capture)
+		box, ok := a.drv.Prompt(capture)
 		if ok && box.Holds(text) {
 			return fmt.Errorf("input box still shows the reply")
 		}

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"lab/internal/claude"
+	"lab/internal/agent"
 	"lab/internal/conv"
 )
 
@@ -23,9 +23,9 @@ type Runner interface {
 	Stop(ctx context.Context, id string) error
 	// Sweep marks ended the runs whose process is gone and returns their ids.
 	Sweep(ctx context.Context) ([]string, error)
-	// Spool returns the reader of the run's hook spool, shared by everyone
-	// who reads it so retirements stick.
-	Spool(ctx context.Context, id string) (*claude.Spool, error)
+	// Side returns the reader of the run's side channel (its hook spool),
+	// shared by everyone who reads it so retirements stick.
+	Side(ctx context.Context, id string) (agent.Side, error)
 	// Pane returns the run's terminal for keystrokes.
 	Pane(id string) Pane
 }
@@ -38,26 +38,27 @@ type Actions interface {
 	Interrupt(ctx context.Context) error
 }
 
-// ActionsFactory builds the Actions of a run. pending returns the run's
-// current pending dialog, freshly re-read; record stores what lab meant to
-// answer so the fold can flag a desync.
-type ActionsFactory func(run conv.Run, pane Pane, pending func(ctx context.Context) (*conv.Dialog, error)) Actions
+// ActionsFactory builds the Actions of a run whose CLI drv drives. pending
+// returns the run's current pending dialog, freshly re-read.
+type ActionsFactory func(run conv.Run, drv agent.Driver, pane Pane, pending func(ctx context.Context) (*conv.Dialog, error)) Actions
 
 // Service is the live side of lab: every running run's chat kept current
 // and published, actions routed to the right run, and ended runs and
 // history served from cached folds. It implements the API's Runs.
 type Service struct {
-	runs    Runner
-	lib     *Library
-	pub     Publisher
-	log     *slog.Logger
-	actions ActionsFactory
-	intents func(toolID string) (*conv.Outcome, bool)
+	runs      Runner
+	providers map[string]agent.Provider
+	lib       *Library
+	pub       Publisher
+	log       *slog.Logger
+	actions   ActionsFactory
+	intents   func(toolID string) (*conv.Outcome, bool)
 
-	mu    sync.Mutex
-	lives map[string]*live
-	acts  map[string]Actions
-	rows  map[string][]string // plan approval row labels by tool id
+	mu      sync.Mutex
+	lives   map[string]*live
+	drivers map[string]agent.Driver // by run id, for followed runs
+	acts    map[string]Actions
+	rows    map[string][]string // plan approval row labels by tool id
 
 	stop chan struct{}
 	done chan struct{}
@@ -65,11 +66,13 @@ type Service struct {
 
 // ServiceConfig wires a Service.
 type ServiceConfig struct {
-	Runs    Runner
-	Library *Library
-	Publish Publisher
-	Logger  *slog.Logger
-	Actions ActionsFactory
+	Runs Runner
+	// Providers are the agent CLIs runs may use, by conv.Run.Provider.
+	Providers []agent.Provider
+	Library   *Library
+	Publish   Publisher
+	Logger    *slog.Logger
+	Actions   ActionsFactory
 	// Intents looks up what lab answered for a dialog; may be nil.
 	Intents func(toolID string) (*conv.Outcome, bool)
 	// SweepEvery is how often dead runs are looked for; default 2 s.
@@ -86,10 +89,13 @@ func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
 		cfg.SweepEvery = 2 * time.Second
 	}
 	s := &Service{
-		runs: cfg.Runs, lib: cfg.Library, pub: cfg.Publish, log: cfg.Logger,
+		runs: cfg.Runs, providers: map[string]agent.Provider{}, lib: cfg.Library, pub: cfg.Publish, log: cfg.Logger,
 		actions: cfg.Actions, intents: cfg.Intents,
-		lives: map[string]*live{}, acts: map[string]Actions{}, rows: map[string][]string{},
+		lives: map[string]*live{}, drivers: map[string]agent.Driver{}, acts: map[string]Actions{}, rows: map[string][]string{},
 		stop: make(chan struct{}), done: make(chan struct{}),
+	}
+	for _, p := range cfg.Providers {
+		s.providers[p.Info().Name] = p
 	}
 	runs, err := s.runs.List(ctx)
 	if err != nil {
@@ -123,7 +129,12 @@ func (s *Service) Close() {
 }
 
 func (s *Service) follow(r conv.Run) {
-	sp, err := s.runs.Spool(context.Background(), r.ID)
+	p, ok := s.providers[r.Provider]
+	if !ok {
+		s.log.Warn("follow run: unknown provider", "run", r.ID, "provider", r.Provider)
+		return
+	}
+	side, err := s.runs.Side(context.Background(), r.ID)
 	if err != nil {
 		s.log.Warn("follow run", "run", r.ID, "err", err)
 		return
@@ -133,13 +144,15 @@ func (s *Service) follow(r conv.Run) {
 	if _, ok := s.lives[r.ID]; ok {
 		return
 	}
-	s.lives[r.ID] = newLive(r.ID, sp, s.intents, s.pub, s.log)
+	s.lives[r.ID] = newLive(r.ID, side, p.NewFold, s.intents, s.pub, s.log)
+	s.drivers[r.ID] = p.NewDriver(r.CLIVersion)
 }
 
 func (s *Service) unfollow(id string) {
 	s.mu.Lock()
 	l := s.lives[id]
 	delete(s.lives, id)
+	delete(s.drivers, id)
 	delete(s.acts, id)
 	s.mu.Unlock()
 	if l != nil {
@@ -151,6 +164,13 @@ func (s *Service) liveOf(id string) *live {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lives[id]
+}
+
+// driverOf returns the driver of a followed run, or nil.
+func (s *Service) driverOf(id string) agent.Driver {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.drivers[id]
 }
 
 func (s *Service) sweepLoop(every time.Duration) {
@@ -262,21 +282,21 @@ func (s *Service) Messages(ctx context.Context, id string, q conv.Query) (conv.P
 	if r.State != conv.StateEnded {
 		if l := s.liveOf(id); l != nil {
 			p := l.snapshot(q)
-			s.withPlanRows(id, &p)
+			s.dress(id, &p)
 			return p, nil
 		}
 	}
 	path := r.TranscriptPath
 	if path == "" {
-		if sp, err := s.runs.Spool(ctx, id); err == nil {
-			st, _ := sp.Refresh()
+		if side, err := s.runs.Side(ctx, id); err == nil {
+			st, _ := side.Read()
 			path = st.TranscriptPath
 		}
 	}
 	if path == "" {
 		return conv.Page{State: r.State, Messages: []conv.Message{}}, nil
 	}
-	p, err := s.lib.PageOf(path, q)
+	p, err := s.lib.PageOf(r.Provider, path, q)
 	if err != nil {
 		return p, err
 	}
@@ -299,11 +319,15 @@ func (s *Service) actionsOf(ctx context.Context, id string) (Actions, error) {
 	if a, ok := s.acts[id]; ok {
 		return a, nil
 	}
+	drv, ok := s.drivers[id]
+	if !ok {
+		return nil, conv.Errorf(conv.EConflict, "run %s has ended", id)
+	}
 	pending := func(context.Context) (*conv.Dialog, error) {
 		d, _ := l.current()
 		return d, nil
 	}
-	a := s.actions(r, s.runs.Pane(id), pending)
+	a := s.actions(r, drv, s.runs.Pane(id), pending)
 	s.acts[id] = a
 	return a, nil
 }

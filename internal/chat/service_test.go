@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/agent"
 	"lab/internal/claude"
 	"lab/internal/conv"
 	"lab/internal/httpapi"
@@ -38,7 +39,7 @@ func newStubRunner(t testing.TB) *stubRunner {
 func (r *stubRunner) add(id string) conv.Run {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	run := conv.Run{ID: id, Cwd: "/w", State: conv.StateIdle, StartedAt: time.Now()}
+	run := conv.Run{ID: id, Provider: claude.Name, Cwd: "/w", State: conv.StateIdle, StartedAt: time.Now()}
 	r.runs[id] = run
 	os.MkdirAll(r.SpoolDir(id), 0o755)
 	return run
@@ -97,7 +98,7 @@ func (r *stubRunner) Sweep(ctx context.Context) ([]string, error) {
 }
 
 func (r *stubRunner) SpoolDir(id string) string { return filepath.Join(r.dir, id, "spool") }
-func (r *stubRunner) Spool(ctx context.Context, id string) (*claude.Spool, error) {
+func (r *stubRunner) Side(ctx context.Context, id string) (agent.Side, error) {
 	return claude.OpenSpool(r.SpoolDir(id)), nil
 }
 func (r *stubRunner) Pane(id string) Pane { return nil }
@@ -140,8 +141,8 @@ func newLiveFixture(t testing.TB) *liveFixture {
 	runner := newStubRunner(t)
 	runner.add("run-1")
 	broker := httpapi.NewBroker(0)
-	lib := NewLibrary(t.TempDir(), nil)
-	svc, err := NewService(ctx, ServiceConfig{Runs: runner, Library: lib, Publish: broker, SweepEvery: 50 * time.Millisecond})
+	lib := NewLibrary(testShelves(t.TempDir()), nil)
+	svc, err := NewService(ctx, ServiceConfig{Runs: runner, Providers: []agent.Provider{claude.New()}, Library: lib, Publish: broker, SweepEvery: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

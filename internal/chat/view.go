@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"lab/internal/claude"
+	"lab/internal/agent"
 	"lab/internal/conv"
 )
 
@@ -20,8 +20,10 @@ import (
 type View struct {
 	path string
 
+	newFold func() agent.Fold
+
 	mu      sync.Mutex
-	fold    *claude.Fold
+	fold    agent.Fold
 	offset  int64 // bytes of the file fed to the fold
 	size    int64 // file size at the last Sync
 	modTime int64 // file mtime (ns) at the last Sync
@@ -33,10 +35,11 @@ type View struct {
 // while catching up; the fold keeps only what the chat shows.
 const readChunk = 1 << 20
 
-// NewView returns a view of the transcript at path. Nothing is read until
-// the first Sync. intents may be nil.
-func NewView(path string, intents func(toolID string) (*conv.Outcome, bool)) *View {
-	v := &View{path: path, intents: intents}
+// NewView returns a view of the transcript at path, folded by the folds
+// newFold makes (the provider's). Nothing is read until the first Sync.
+// intents may be nil.
+func NewView(path string, newFold func() agent.Fold, intents func(toolID string) (*conv.Outcome, bool)) *View {
+	v := &View{path: path, newFold: newFold, intents: intents}
 	v.reset()
 	return v
 }
@@ -51,7 +54,7 @@ func (v *View) TranscriptID() string {
 }
 
 func (v *View) reset() {
-	v.fold = claude.NewFold()
+	v.fold = v.newFold()
 	if v.intents != nil {
 		v.fold.SetIntents(v.intents)
 	}
@@ -207,4 +210,11 @@ func (v *View) Bytes() int64 {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.offset
+}
+
+// Running returns the newest tool still waiting for its result, or nil.
+func (v *View) Running() *conv.ToolCall {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.fold.Running()
 }

@@ -10,7 +10,7 @@ import (
 
 func TestViewFollowsAppendsAndBackpatches(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
-	v := NewView(path, nil)
+	v := NewView(path, claudeFold, nil)
 	if ch, err := v.Sync(); err != nil || ch.Changed {
 		t.Fatalf("missing file: got %+v, %v; want no change, nil", ch, err)
 	}
@@ -62,7 +62,7 @@ func TestViewFollowsAppendsAndBackpatches(t *testing.T) {
 func TestViewResetsWhenTheFileShrinks(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s1.jsonl")
 	appendLines(t, path, lineUser("one"), lineAssistantText("two", "end_turn"), lineUser("three"))
-	v := NewView(path, nil)
+	v := NewView(path, claudeFold, nil)
 	v.Sync()
 	if n := v.Page(conv.Query{Limit: 10}).Len; n != 3 {
 		t.Fatalf("got %d messages; want 3", n)

@@ -29,6 +29,7 @@ type Fold struct {
 	tools    map[string]int // tool_use id -> index of its tool or dialog message
 	orphans  map[string]bool
 	pending  []int // indexes of pending dialogs, oldest first
+	running  []int // indexes of tools without a result yet, oldest first
 	tail     conv.State
 	intents  func(toolID string) (*conv.Outcome, bool)
 	session  []byte // raw sessionId value last seen

@@ -230,6 +230,7 @@ func (f *Fold) applyResult(bl *foldBlock, ln *foldLine, t time.Time) {
 		}), t)
 		return
 	}
+	f.settled(i)
 	out, full := foldOutput(bl.content, foldOutputMax)
 	tc := m.Tool
 	tc.Status = conv.ToolOK
@@ -338,6 +339,7 @@ func (f *Fold) toolUse(bl *foldBlock, t time.Time) {
 	if id != "" {
 		f.tools[id] = i
 	}
+	f.running = append(f.running, i)
 }
 
 func (f *Fold) applySystem(ln *foldLine) {

@@ -155,6 +155,7 @@ func cloneFold(f *Fold) *Fold {
 	c.tools = maps.Clone(f.tools)
 	c.orphans = maps.Clone(f.orphans)
 	c.pending = slices.Clone(f.pending)
+	c.running = slices.Clone(f.running)
 	c.session = slices.Clone(f.session)
 	c.partial = slices.Clone(f.partial)
 	c.ln, c.msg, c.blk = foldLine{}, foldMessage{}, foldBlock{}
@@ -173,6 +174,9 @@ func diffFold(a, b *Fold) string {
 		}
 		if len(c.pending) == 0 {
 			c.pending = nil
+		}
+		if len(c.running) == 0 {
+			c.running = nil
 		}
 		if len(c.session) == 0 {
 			c.session = nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"lab/internal/agent"
 	"lab/internal/conv"
 )
 
@@ -21,40 +22,8 @@ import (
 // answered from the wrong place. The cursor only moves within the rows
 // (Up never wraps past row 1), per the facts file.
 
-// StepKind says what a step does.
-type StepKind int
-
-const (
-	StepExpect StepKind = iota // wait until the pane matches Expect
-	StepKey                    // send one named key
-	StepPaste                  // paste Text (bracketed)
-)
-
-// Step is one action of a recipe.
-type Step struct {
-	Kind   StepKind
-	Key    string  // StepKey
-	Text   string  // StepPaste
-	Expect *Expect // StepExpect
-	// Commit marks the key that makes the answer final (the last Enter).
-	// Everything before it can still be abandoned without an answer
-	// landing.
-	Commit bool
-}
-
-func (s Step) String() string {
-	switch s.Kind {
-	case StepKey:
-		if s.Commit {
-			return s.Key + " (commit)"
-		}
-		return s.Key
-	case StepPaste:
-		return fmt.Sprintf("paste %q", s.Text)
-	default:
-		return "expect " + s.Expect.What
-	}
-}
+// Step is one action of a recipe; its checkpoints are *Expect.
+type Step = agent.Step
 
 // SubmitRow is the Row.Number of a multi-select question's unnumbered
 // Submit/Next row, as used by Expect.Cursor.
@@ -62,7 +31,7 @@ const SubmitRow = 0
 
 // Expect is a checkpoint: what the pane must show.
 type Expect struct {
-	What     string     // for errors and logs: which checkpoint this is
+	Desc     string     // for errors and logs: which checkpoint this is
 	Kind     ScreenKind // the picker on screen
 	Question string     // the question shown (question screens), compared without white space
 	Rows     int        // numbered rows the picker must have (plans), 0 to skip
@@ -79,43 +48,56 @@ type Expect struct {
 	Review []ReviewItem
 }
 
+// Match implements agent.Check on a raw capture.
+func (e *Expect) Match(capture string) (string, error) {
+	s := ParseScreen(capture)
+	return ScreenID(s), e.Check(s)
+}
+
+// What names the checkpoint.
+func (e *Expect) What() string { return e.Desc }
+
+// ScreenID names the screen s shows: the cursor moving does not make a
+// new screen, a form advancing does.
+func ScreenID(s *Screen) string { return string(s.Kind) + "\x00" + s.Question }
+
 // Check reports how s differs from e, nil when it matches.
 func (e *Expect) Check(s *Screen) error {
 	if s.Kind != e.Kind {
-		return fmt.Errorf("%s: screen shows %s; want %s", e.What, kindName(s.Kind), kindName(e.Kind))
+		return fmt.Errorf("%s: screen shows %s; want %s", e.Desc, kindName(s.Kind), kindName(e.Kind))
 	}
 	if e.Question != "" && !SameText(s.Question, e.Question) {
-		return fmt.Errorf("%s: question %q; want %q", e.What, s.Question, e.Question)
+		return fmt.Errorf("%s: question %q; want %q", e.Desc, s.Question, e.Question)
 	}
 	if e.Rows > 0 && s.Numbered() != e.Rows {
-		return fmt.Errorf("%s: picker has %d rows; want %d", e.What, s.Numbered(), e.Rows)
+		return fmt.Errorf("%s: picker has %d rows; want %d", e.Desc, s.Numbered(), e.Rows)
 	}
 	c := s.Cursor()
 	if c == nil {
-		return fmt.Errorf("%s: no cursor row", e.What)
+		return fmt.Errorf("%s: no cursor row", e.Desc)
 	}
 	if c.Number != e.Cursor {
-		return fmt.Errorf("%s: cursor on %s; want %s", e.What, rowName(c.Number, c.Label), rowName(e.Cursor, e.Label))
+		return fmt.Errorf("%s: cursor on %s; want %s", e.Desc, rowName(c.Number, c.Label), rowName(e.Cursor, e.Label))
 	}
 	if e.Label != "" && !c.RowShows(e.Label) {
-		return fmt.Errorf("%s: cursor row shows %q; want %q", e.What, c.Label, e.Label)
+		return fmt.Errorf("%s: cursor row shows %q; want %q", e.Desc, c.Label, e.Label)
 	}
 	if e.Box != NoBox && c.Box != e.Box {
-		return fmt.Errorf("%s: cursor row box is %s; want %s", e.What, boxName(c.Box), boxName(e.Box))
+		return fmt.Errorf("%s: cursor row box is %s; want %s", e.Desc, boxName(c.Box), boxName(e.Box))
 	}
 	if e.Checked != nil {
 		if err := checkTicked(s, e.Checked); err != nil {
-			return fmt.Errorf("%s: %w", e.What, err)
+			return fmt.Errorf("%s: %w", e.Desc, err)
 		}
 	}
 	if e.Review != nil {
 		if len(s.Review) != len(e.Review) {
-			return fmt.Errorf("%s: review lists %d answers; want %d", e.What, len(s.Review), len(e.Review))
+			return fmt.Errorf("%s: review lists %d answers; want %d", e.Desc, len(s.Review), len(e.Review))
 		}
 		for i, w := range e.Review {
 			g := s.Review[i]
 			if !SameText(g.Question, w.Question) || !SameText(g.Answer, w.Answer) {
-				return fmt.Errorf("%s: review item %d is %q → %q; want %q → %q", e.What, i+1, g.Question, g.Answer, w.Question, w.Answer)
+				return fmt.Errorf("%s: review item %d is %q → %q; want %q → %q", e.Desc, i+1, g.Question, g.Answer, w.Question, w.Answer)
 			}
 		}
 	}
@@ -201,10 +183,16 @@ type recipe struct {
 	pos   int // cursor row index (0-based) within the current picker
 }
 
-func (r *recipe) expect(e Expect) { r.steps = append(r.steps, Step{Kind: StepExpect, Expect: &e}) }
-func (r *recipe) key(k string)    { r.steps = append(r.steps, Step{Kind: StepKey, Key: k}) }
-func (r *recipe) paste(t string)  { r.steps = append(r.steps, Step{Kind: StepPaste, Text: t}) }
-func (r *recipe) commit()         { r.steps = append(r.steps, Step{Kind: StepKey, Key: "Enter", Commit: true}) }
+func (r *recipe) expect(e Expect) { r.steps = append(r.steps, Step{Kind: agent.StepExpect, Check: &e}) }
+func (r *recipe) key(k string) {
+	r.steps = append(r.steps, Step{Kind: agent.StepKey, Key: k, Acts: k == "Enter" || k == "Space"})
+}
+func (r *recipe) paste(t string) {
+	r.steps = append(r.steps, Step{Kind: agent.StepPaste, Text: t, Acts: true})
+}
+func (r *recipe) commit() {
+	r.steps = append(r.steps, Step{Kind: agent.StepKey, Key: "Enter", Commit: true, Acts: true})
+}
 
 // move walks the cursor from r.pos to row index to, never past row 0.
 func (r *recipe) move(to int) {
@@ -218,14 +206,14 @@ func (r *recipe) move(to int) {
 
 func (r *recipe) plan(a conv.Answer, g PlanGeometry) {
 	o := *a.Option
-	r.expect(Expect{What: "plan picker fresh", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: 1})
+	r.expect(Expect{Desc: "plan picker fresh", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: 1})
 	r.move(o)
 	if o == g.Feedback {
-		r.expect(Expect{What: "on the feedback row", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1})
+		r.expect(Expect{Desc: "on the feedback row", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1})
 		r.paste(a.Feedback)
-		r.expect(Expect{What: "feedback typed", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1, Label: a.Feedback})
+		r.expect(Expect{Desc: "feedback typed", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1, Label: a.Feedback})
 	} else {
-		r.expect(Expect{What: fmt.Sprintf("on approve row %d", o+1), Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1})
+		r.expect(Expect{Desc: fmt.Sprintf("on approve row %d", o+1), Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1})
 	}
 	r.commit()
 }
@@ -247,7 +235,7 @@ func (r *recipe) questions(d *conv.Dialog, a conv.Answer) {
 			}
 			return fmt.Sprintf("question %d: %s", i+1, s)
 		}
-		fresh := Expect{What: what("picker fresh"), Kind: ScreenQuestion, Question: q.Question, Cursor: 1}
+		fresh := Expect{Desc: what("picker fresh"), Kind: ScreenQuestion, Question: q.Question, Cursor: 1}
 		if q.MultiSelect {
 			fresh.Checked = []string{}
 		}
@@ -257,13 +245,13 @@ func (r *recipe) questions(d *conv.Dialog, a conv.Answer) {
 			if len(qa.Chosen) == 1 {
 				c := qa.Chosen[0]
 				r.move(c)
-				r.expect(Expect{What: what("on the chosen option"), Kind: ScreenQuestion, Question: q.Question, Cursor: c + 1, Label: q.Options[c].Label})
+				r.expect(Expect{Desc: what("on the chosen option"), Kind: ScreenQuestion, Question: q.Question, Cursor: c + 1, Label: q.Options[c].Label})
 				items = append(items, ReviewItem{q.Question, q.Options[c].Label})
 			} else {
 				r.move(n)
-				r.expect(Expect{What: what("on the free-text row"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1})
+				r.expect(Expect{Desc: what("on the free-text row"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1})
 				r.paste(qa.OtherText)
-				r.expect(Expect{What: what("free text typed"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Label: qa.OtherText})
+				r.expect(Expect{Desc: what("free text typed"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Label: qa.OtherText})
 				items = append(items, ReviewItem{q.Question, qa.OtherText})
 			}
 			if review {
@@ -276,28 +264,28 @@ func (r *recipe) questions(d *conv.Dialog, a conv.Answer) {
 		var ticked, record []string
 		for _, c := range qa.Chosen {
 			r.move(c)
-			r.expect(Expect{What: what(fmt.Sprintf("on option %q to tick it", q.Options[c].Label)), Kind: ScreenQuestion, Question: q.Question, Cursor: c + 1, Label: q.Options[c].Label, Box: Unchecked})
+			r.expect(Expect{Desc: what(fmt.Sprintf("on option %q to tick it", q.Options[c].Label)), Kind: ScreenQuestion, Question: q.Question, Cursor: c + 1, Label: q.Options[c].Label, Box: Unchecked})
 			r.key("Space")
 			ticked = append(ticked, q.Options[c].Label)
 		}
 		record = append(record, ticked...)
 		if qa.OtherText != "" {
 			r.move(n)
-			r.expect(Expect{What: what("on the free-text row"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Box: Unchecked})
+			r.expect(Expect{Desc: what("on the free-text row"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Box: Unchecked})
 			// Pasting fills and ticks the row; Space there would type
 			// a space.
 			r.paste(qa.OtherText)
-			r.expect(Expect{What: what("free text typed"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Label: qa.OtherText, Box: Checked})
+			r.expect(Expect{Desc: what("free text typed"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Label: qa.OtherText, Box: Checked})
 			ticked = append(ticked, qa.OtherText)
 			record = append(record, qa.OtherText)
 		}
 		r.move(n + 1)
-		r.expect(Expect{What: what("on Submit with the chosen rows ticked"), Kind: ScreenQuestion, Question: q.Question, Cursor: SubmitRow, Checked: ticked})
+		r.expect(Expect{Desc: what("on Submit with the chosen rows ticked"), Kind: ScreenQuestion, Question: q.Question, Cursor: SubmitRow, Checked: ticked})
 		r.key("Enter")
 		items = append(items, ReviewItem{q.Question, strings.Join(record, ", ")})
 	}
 	if review {
-		r.expect(Expect{What: "review screen lists the intended answers", Kind: ScreenReview, Cursor: 1, Label: "Submit answers", Review: items})
+		r.expect(Expect{Desc: "review screen lists the intended answers", Kind: ScreenReview, Cursor: 1, Label: "Submit answers", Review: items})
 		r.commit()
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"lab/internal/agent"
 	"lab/internal/conv"
 )
 
@@ -45,16 +46,16 @@ func render(steps []Step) string {
 	var parts []string
 	for _, s := range steps {
 		switch s.Kind {
-		case StepKey:
+		case agent.StepKey:
 			k := s.Key
 			if s.Commit {
 				k += "!"
 			}
 			parts = append(parts, k)
-		case StepPaste:
+		case agent.StepPaste:
 			parts = append(parts, "paste("+s.Text+")")
-		case StepExpect:
-			e := s.Expect
+		case agent.StepExpect:
+			e := s.Check.(*Expect)
 			c := "S"
 			if e.Cursor != SubmitRow {
 				c = string(rune('0' + e.Cursor))
@@ -107,12 +108,12 @@ func TestRecipe(t *testing.T) {
 					if i != len(steps)-1 {
 						t.Errorf("commit at step %d of %d; want last", i, len(steps))
 					}
-					if i == 0 || steps[i-1].Kind != StepExpect {
+					if i == 0 || steps[i-1].Kind != agent.StepExpect {
 						t.Error("the committing key is not preceded by a checkpoint")
 					}
 				}
-				if s.Kind == StepKey && (s.Key == "Space" || s.Key == "Enter") || s.Kind == StepPaste {
-					if i == 0 || steps[i-1].Kind != StepExpect {
+				if s.Kind == agent.StepKey && (s.Key == "Space" || s.Key == "Enter") || s.Kind == agent.StepPaste {
+					if i == 0 || steps[i-1].Kind != agent.StepExpect {
 						t.Errorf("step %d (%s) changes state without a checkpoint before it", i, s)
 					}
 				}
@@ -131,7 +132,7 @@ func TestRecipeReviewItems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := steps[len(steps)-2].Expect
+	last := steps[len(steps)-2].Check.(*Expect)
 	want := []ReviewItem{{qColor.Question, "teal"}, {qSize.Question, "Large, Small, tiny"}}
 	if len(last.Review) != 2 || last.Review[0] != want[0] || last.Review[1] != want[1] {
 		t.Errorf("review = %+v; want %+v", last.Review, want)

@@ -29,3 +29,23 @@ func (f *Fold) PendingDialog() *conv.Dialog {
 	}
 	return f.at(f.pending[0]).Dialog.Clone()
 }
+
+// Running returns a copy of the newest tool call still waiting for its
+// result, or nil.
+func (f *Fold) Running() *conv.ToolCall {
+	if len(f.running) == 0 {
+		return nil
+	}
+	t := *f.at(f.running[len(f.running)-1]).Tool
+	return &t
+}
+
+// settled drops the tool at index i from the running set.
+func (f *Fold) settled(i int) {
+	for k, r := range f.running {
+		if r == i {
+			f.running = append(f.running[:k], f.running[k+1:]...)
+			return
+		}
+	}
+}

@@ -6,7 +6,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"lab/internal/agent"
+	"lab/internal/conv"
 )
 
 // Config says where runs live and how the CLI is started. Every field is
@@ -16,9 +20,10 @@ type Config struct {
 	// StateDir holds the per-run files (runs/<id>/settings.json and
 	// spool/). Default: $XDG_STATE_HOME/lab, else <Home>/.local/state/lab.
 	StateDir string
-	// ClaudeBin is the CLI binary: a path, or a name looked up in PATH.
-	// Default "claude".
-	ClaudeBin string
+	// Agents are the agent CLIs runs may use, each with its binary; the
+	// first is the default for a request that names no provider.
+	// Required.
+	Agents []Agent
 	// ExtraEnv is added to the CLI's environment (e.g. ANTHROPIC_BASE_URL).
 	// A HOME here also becomes the CLI's home for trust and the registry.
 	ExtraEnv map[string]string
@@ -68,8 +73,8 @@ func (c Config) withDefaults() (Config, error) {
 	if !filepath.IsAbs(c.StateDir) {
 		return c, fmt.Errorf("runs: state dir %q is not absolute", c.StateDir)
 	}
-	if c.ClaudeBin == "" {
-		c.ClaudeBin = "claude"
+	if len(c.Agents) == 0 {
+		return c, errors.New("runs: no agent CLI is configured")
 	}
 	if c.TmuxSocket == "" {
 		c.TmuxSocket = filepath.Join(c.StateDir, "tmux.sock")
@@ -90,6 +95,30 @@ func (c Config) withDefaults() (Config, error) {
 		c.Now = time.Now
 	}
 	return c, nil
+}
+
+// Agent is one agent CLI runs may use: its adapter and its binary (a
+// path, or a name looked up in PATH; "" for the provider's default name).
+type Agent struct {
+	Provider agent.Provider
+	Bin      string
+}
+
+// agentFor returns the configured agent named provider ("" for the
+// default); EInvalid when there is none.
+func (c Config) agentFor(provider string) (Agent, error) {
+	if provider == "" {
+		return c.Agents[0], nil
+	}
+	var names []string
+	for _, a := range c.Agents {
+		name := a.Provider.Info().Name
+		if name == provider {
+			return a, nil
+		}
+		names = append(names, name)
+	}
+	return Agent{}, conv.Errorf(conv.EInvalid, "unknown provider %q; this lab runs %s", provider, strings.Join(names, ", "))
 }
 
 // cliHome is the HOME the CLI runs with.

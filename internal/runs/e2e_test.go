@@ -78,10 +78,11 @@ func TestRunEndToEndWithTheRealCLI(t *testing.T) {
 	if run.State != conv.StateQuestion {
 		t.Fatalf("got state %s with a pending dialog; want question", run.State)
 	}
-	sp, err := f.svc.Spool(ctx, run.ID)
+	sd, err := f.svc.Side(ctx, run.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	sp := sd.(*claude.Spool)
 	st, _ := sp.Refresh()
 	if len(st.Pending) != 1 || st.Pending[0].ToolName != "AskUserQuestion" || st.Pending[0].SessionID != run.SessionID {
 		t.Fatalf("got pending %+v; want one AskUserQuestion of the run's session", st.Pending)
@@ -96,7 +97,7 @@ func TestRunEndToEndWithTheRealCLI(t *testing.T) {
 	}
 	// The CLI's registry knows the pane it runs in.
 	rec, _ := f.svc.Record(ctx, run.ID)
-	e, ok := f.svc.registryEntry(ctx, rec)
+	e, ok := registryEntry(ctx, f.svc, rec)
 	if !ok || e.SessionID != run.SessionID || !strings.HasPrefix(e.Tmux, rec.TmuxSession+":") || e.Version != version {
 		t.Fatalf("got registry entry %+v, %v; want the run's session in its tmux session", e, ok)
 	}
@@ -172,7 +173,7 @@ func helperStartRun(raw string) {
 	if err != nil {
 		fail(err)
 	}
-	svc, err := New(db, Config{StateDir: h.StateDir, ClaudeBin: h.ClaudeBin, TmuxSocket: h.TmuxSocket, Home: h.Home, ExtraEnv: h.ExtraEnv, SeedTrust: true})
+	svc, err := New(db, Config{StateDir: h.StateDir, Agents: claudeAgents(h.ClaudeBin), TmuxSocket: h.TmuxSocket, Home: h.Home, ExtraEnv: h.ExtraEnv, SeedTrust: true})
 	if err != nil {
 		fail(err)
 	}
@@ -196,7 +197,7 @@ func TestRestartKeepsAPendingRun(t *testing.T) {
 			cfg := f.cfg
 			raw, err := json.Marshal(helperConfig{
 				DB: f.dbPath, Cwd: f.work, Prompt: "lab:plan please", Mode: "plan",
-				StateDir: cfg.StateDir, ClaudeBin: cfg.ClaudeBin, TmuxSocket: cfg.TmuxSocket, Home: cfg.Home, ExtraEnv: cfg.ExtraEnv,
+				StateDir: cfg.StateDir, ClaudeBin: cfg.Agents[0].Bin, TmuxSocket: cfg.TmuxSocket, Home: cfg.Home, ExtraEnv: cfg.ExtraEnv,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -239,8 +240,8 @@ func TestRestartKeepsAPendingRun(t *testing.T) {
 			if run.State != conv.StateQuestion || !run.Pending || run.SessionID != before.SessionID || run.TranscriptPath != before.TranscriptPath {
 				t.Fatalf("after restart got %+v; want the same session still pending", run)
 			}
-			sp2, _ := f.svc.Spool(context.Background(), id)
-			st, _ := sp2.Refresh()
+			sd2, _ := f.svc.Side(context.Background(), id)
+			st, _ := sd2.(*claude.Spool).Refresh()
 			if len(st.Pending) != 1 || st.Pending[0].ToolUseID != before.Pending[0].ToolUseID || st.Pending[0].ToolName != "ExitPlanMode" {
 				t.Fatalf("got pending %+v; want the same ExitPlanMode", st.Pending)
 			}
@@ -288,4 +289,17 @@ func readRunID(t *testing.T, out interface{ Read([]byte) (int, error) }) string 
 		t.Fatal("the helper never started its run")
 		return ""
 	}
+}
+
+// registryEntry finds the CLI's registry entry for the run's pane process.
+func registryEntry(ctx context.Context, svc *Service, rec store.RunRecord) (claude.RegistryEntry, bool) {
+	pid, err := svc.Tmux().PanePID(ctx, paneTarget(rec.TmuxSession))
+	if err != nil {
+		return claude.RegistryEntry{}, false
+	}
+	e, ok, err := claude.ReadRegistryEntry(svc.Config().cliHome(), pid)
+	if err != nil || !ok || !e.Alive() {
+		return claude.RegistryEntry{}, false
+	}
+	return e, true
 }

@@ -68,13 +68,14 @@ func (s *Service) Adopt(ctx context.Context) (AdoptReport, error) {
 	known := map[string]bool{}
 	for _, rec := range live {
 		known[rec.TmuxSession] = true
-		sp := s.spool(rec)
-		if err := sp.Compact(); err != nil {
+		if sd, err := s.side(rec); err != nil {
+			s.log.Warn("adopt run", "run", rec.ID, "err", err)
+		} else if err := sd.Compact(); err != nil {
 			s.log.Warn("compact run spool", "run", rec.ID, "err", err)
 		}
 		s.view(ctx, rec) // store any session change that happened while away
-		if rec.CLIVersion != "" {
-			s.noteVersion(rec.ClaudeBin, rec.CLIVersion)
+		if ag, err := s.cfg.agentFor(rec.Provider); err == nil && rec.CLIVersion != "" {
+			s.noteVersion(ag.Provider, rec.Bin, rec.CLIVersion)
 		}
 		rep.Adopted = append(rep.Adopted, rec.ID)
 	}

@@ -1,9 +1,10 @@
-// Package runs is lab's run lifecycle: it starts Claude Code in a tmux
-// session on lab's private socket with per-run hook settings, records the
-// run in SQLite, stops it, marks runs whose session died as ended, and on
-// start-up adopts the runs still alive, so a restart of lab never kills or
-// loses one. The CLI's own files stay the source of truth: the session and
-// transcript come from the run's SessionStart hook spool.
+// Package runs is lab's run lifecycle: it starts an agent CLI (through its
+// provider, internal/agent) in a tmux session on lab's private socket with
+// per-run hook settings, records the run in SQLite, stops it, marks runs
+// whose session died as ended, and on start-up adopts the runs still
+// alive, so a restart of lab never kills or loses one. The CLI's own files
+// stay the source of truth: the session and transcript come from the
+// run's side channel (its hook spool).
 package runs
 
 import (
@@ -20,7 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"lab/internal/claude"
+	"lab/internal/agent"
 	"lab/internal/conv"
 	"lab/internal/store"
 	"lab/internal/tmux"
@@ -34,10 +35,9 @@ type Service struct {
 	log  *slog.Logger
 	euid int
 
-	mu       sync.Mutex
-	spools   map[string]*claude.Spool // by run id
-	pids     map[string]int           // pane pid by run id, stable for a session's life
-	versions map[versionNote]bool     // binaries and versions already logged (see noteVersion)
+	mu    sync.Mutex
+	sides map[string]agent.Side // by run id
+	versions map[versionNote]bool // binaries and versions already logged (see noteVersion)
 }
 
 // New returns a service over db with cfg (zero fields defaulted). It
@@ -55,7 +55,7 @@ func New(db *store.DB, cfg Config) (*Service, error) {
 	}
 	return &Service{
 		db: db, cfg: cfg, tmux: tmux.New(cfg.TmuxSocket), log: cfg.Logger, euid: os.Geteuid(),
-		spools: map[string]*claude.Spool{}, pids: map[string]int{}, versions: map[versionNote]bool{},
+		sides: map[string]agent.Side{}, versions: map[versionNote]bool{},
 	}, nil
 }
 
@@ -65,64 +65,76 @@ func (s *Service) Tmux() *tmux.Server { return s.tmux }
 // Config is the effective configuration.
 func (s *Service) Config() Config { return s.cfg }
 
-// Start validates req, starts the CLI for it in a new tmux session and
-// records the run. It returns before the CLI is up; the session id and
-// transcript appear on the run once its SessionStart hook has fired.
-// Returns conv.EInvalid (or ETooLarge) for bad input, conv.EUnavailable
-// when the claude binary or tmux is missing or broken.
+// Start validates req, starts the CLI of its provider for it in a new tmux
+// session and records the run. It returns before the CLI is up; the
+// session id and transcript appear on the run once its side channel has
+// them. Returns conv.EInvalid (or ETooLarge) for bad input,
+// conv.EUnavailable when the CLI or tmux is missing or broken.
 func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, error) {
-	req, err := validate(req, s.euid)
+	req, err := validate(req)
 	if err != nil {
 		return conv.Run{}, err
 	}
-	bin, err := claude.ResolveBin(s.cfg.ClaudeBin)
+	ag, err := s.cfg.agentFor(req.Provider)
 	if err != nil {
-		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "the Claude Code CLI is not available ("+s.cfg.ClaudeBin+"): install it (scripts/install-claude.sh) or configure its path")
+		return conv.Run{}, err
 	}
-	version, err := s.cliVersion(ctx, bin)
+	p := ag.Provider
+	info := p.Info()
+	req.Provider = info.Name
+	if err := p.CheckStart(req, s.euid); err != nil {
+		return conv.Run{}, err
+	}
+	bin, err := p.ResolveBin(ag.Bin)
 	if err != nil {
-		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "the Claude Code CLI at "+bin+" does not run")
+		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "the "+info.Label+" CLI is not available: "+err.Error())
 	}
+	version, err := p.Version(ctx, bin)
+	if err != nil {
+		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "the "+info.Label+" CLI at "+bin+" does not run")
+	}
+	s.noteVersion(p, bin, version)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		return conv.Run{}, conv.Errorf(conv.EUnavailable, "tmux is not installed")
 	}
 
 	id := newID()
 	rec := store.RunRecord{
-		ID: id, Cwd: req.Cwd, Prompt: req.Prompt, Model: req.Model, PermissionMode: req.PermissionMode,
-		CLIVersion: version, ClaudeBin: bin, TmuxSession: "lab-" + id,
+		ID: id, Provider: info.Name, Cwd: req.Cwd, Prompt: req.Prompt, Model: req.Model, PermissionMode: req.PermissionMode,
+		CLIVersion: version, Bin: bin, TmuxSession: "lab-" + id,
 		RunDir: filepath.Join(s.cfg.StateDir, "runs", id), StartedAt: s.cfg.Now(),
 	}
 	rec.Title, rec.TitleAuto = promptTitle(req.Prompt), false
 	if rec.Title == "" {
 		rec.Title, rec.TitleAuto = filepath.Base(req.Cwd), true
 	}
-	settings := filepath.Join(rec.RunDir, "settings.json")
 	if err := os.MkdirAll(rec.RunDir, 0o700); err != nil {
 		return conv.Run{}, conv.Wrap(conv.EInternal, err, "create the run directory")
 	}
-	if err := claude.WriteHookSettings(settings, filepath.Join(rec.RunDir, "spool")); err != nil {
-		return conv.Run{}, conv.Wrap(conv.EInternal, err, "write the run's hook settings")
-	}
-	if s.cfg.SeedTrust {
-		if err := s.trust(req.Cwd); err != nil {
-			return conv.Run{}, conv.Wrap(conv.EInternal, err, "could not mark "+req.Cwd+" as a trusted folder in ~/.claude.json")
-		}
+	cmd, err := p.Prepare(ctx, agent.Launch{Bin: bin, RunDir: rec.RunDir, Home: s.cfg.cliHome(), Cwd: req.Cwd, SeedTrust: s.cfg.SeedTrust, Request: req})
+	if err != nil {
+		return conv.Run{}, err
 	}
 	// Record first: a lab that dies right after the spawn must still know
 	// the session it started.
 	if err := s.db.CreateRun(ctx, rec); err != nil {
 		return conv.Run{}, err
 	}
-	argv := claude.SpawnArgv(claude.SpawnOptions{Bin: bin, Settings: settings, Model: req.Model, PermissionMode: req.PermissionMode, Prompt: req.Prompt})
+	env := make(map[string]string, len(s.cfg.ExtraEnv)+len(cmd.Env))
+	for k, v := range s.cfg.ExtraEnv {
+		env[k] = v
+	}
+	for k, v := range cmd.Env {
+		env[k] = v
+	}
 	err = s.newSession(ctx, tmux.SessionOptions{
-		Name: rec.TmuxSession, Dir: req.Cwd, Width: s.cfg.Width, Height: s.cfg.Height, Env: s.cfg.ExtraEnv, Argv: argv,
+		Name: rec.TmuxSession, Dir: req.Cwd, Width: s.cfg.Width, Height: s.cfg.Height, Env: env, Argv: cmd.Argv,
 	})
 	if err != nil {
 		s.db.EndRun(context.WithoutCancel(ctx), id, s.cfg.Now(), "spawn failed: "+err.Error())
 		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "could not start the CLI in tmux")
 	}
-	s.log.Info("run started", "run", id, "cwd", req.Cwd, "mode", req.PermissionMode, "model", req.Model, "cli", version)
+	s.log.Info("run started", "run", id, "provider", info.Name, "cwd", req.Cwd, "mode", req.PermissionMode, "model", req.Model, "cli", version)
 	s.changed(id)
 	return s.Get(ctx, id)
 }
@@ -159,19 +171,6 @@ func retryTmux(ctx context.Context, op func() error) error {
 		}
 	}
 	return err
-}
-
-// trust seeds folder trust for cwd, under both its given and its resolved
-// path: the CLI keys projects by the directory it finds itself in.
-func (s *Service) trust(cwd string) error {
-	path := claude.ClaudeJSONPath(s.cfg.cliHome())
-	if err := claude.TrustFolder(path, cwd); err != nil {
-		return err
-	}
-	if real, err := filepath.EvalSymlinks(cwd); err == nil && real != cwd {
-		return claude.TrustFolder(path, real)
-	}
-	return nil
 }
 
 // Stop ends the run's CLI (its tmux session) and marks the run ended.
@@ -224,25 +223,30 @@ func (s *Service) Record(ctx context.Context, id string) (store.RunRecord, error
 	return s.db.GetRun(ctx, id)
 }
 
-// Spool returns the reader of the run's hook spool, shared so that
-// retirements made through it stick. Returns conv.ENotFound.
-func (s *Service) Spool(ctx context.Context, id string) (*claude.Spool, error) {
+// Side returns the reader of the run's side channel (its hook spool),
+// shared so that retirements made through it stick. Returns
+// conv.ENotFound, or conv.EUnavailable for a provider lab does not run.
+func (s *Service) Side(ctx context.Context, id string) (agent.Side, error) {
 	rec, err := s.db.GetRun(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return s.spool(rec), nil
+	return s.side(rec)
 }
 
-func (s *Service) spool(rec store.RunRecord) *claude.Spool {
+func (s *Service) side(rec store.RunRecord) (agent.Side, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sp, ok := s.spools[rec.ID]
+	sd, ok := s.sides[rec.ID]
 	if !ok {
-		sp = claude.OpenSpool(filepath.Join(rec.RunDir, "spool"))
-		s.spools[rec.ID] = sp
+		ag, err := s.cfg.agentFor(rec.Provider)
+		if err != nil {
+			return nil, conv.Wrap(conv.EUnavailable, err, "run "+rec.ID+" uses a provider this lab does not run")
+		}
+		sd = ag.Provider.OpenSide(rec.RunDir)
+		s.sides[rec.ID] = sd
 	}
-	return sp
+	return sd, nil
 }
 
 // Target returns the tmux target to type into for a live run: its
@@ -266,7 +270,7 @@ func paneTarget(session string) string { return "=" + session + ":" }
 // forget drops per-run caches of an ended run.
 func (s *Service) forget(id string) {
 	s.mu.Lock()
-	delete(s.pids, id)
+	delete(s.sides, id)
 	s.mu.Unlock()
 }
 

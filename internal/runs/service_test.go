@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/claude"
 	"lab/internal/claudetest"
 	"lab/internal/conv"
 	"lab/internal/store"
@@ -54,7 +55,7 @@ func newFixture(t *testing.T, bin string) *fixture {
 	f := &fixture{t: t, dbPath: filepath.Join(root, "lab.db"), work: work}
 	f.cfg = Config{
 		StateDir:   filepath.Join(root, "state"),
-		ClaudeBin:  bin,
+		Agents:     claudeAgents(bin),
 		TmuxSocket: filepath.Join(root, "tmux.sock"),
 		SeedTrust:  true,
 		Home:       home,
@@ -157,7 +158,7 @@ func TestStartRejectsBadInput(t *testing.T) {
 func TestStartWithMissingBinaryFailsFast(t *testing.T) {
 	f := newFixture(t, "")
 	for _, bin := range []string{filepath.Join(f.work, "no-claude"), "no-such-claude-in-path"} {
-		f.cfg.ClaudeBin = bin
+		f.cfg.Agents = claudeAgents(bin)
 		f.restart()
 		begin := time.Now()
 		_, err := f.svc.Start(context.Background(), conv.StartRequest{Cwd: f.work, Prompt: "hi"})
@@ -314,4 +315,9 @@ func TestSeedTrustOffLeavesClaudeJSONAlone(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(f.cfg.Home, ".claude.json")); !os.IsNotExist(err) {
 		t.Fatalf("got %v; want no .claude.json written with SeedTrust off", err)
 	}
+}
+
+// claudeAgents configures the Claude Code provider with bin.
+func claudeAgents(bin string) []Agent {
+	return []Agent{{Provider: claude.New(), Bin: bin}}
 }

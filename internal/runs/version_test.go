@@ -53,12 +53,12 @@ func TestUnverifiedCLIIsFlaggedAndLoggedOnce(t *testing.T) {
 	f := newFixture(t, "")
 	var logs lockedBuffer
 	f.cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
-	f.cfg.ClaudeBin = stubVersion(t, f, "claude-new", "2.9.0")
+	f.cfg.Agents = claudeAgents(stubVersion(t, f, "claude-new", "2.9.0"))
 	f.restart()
 	ctx := context.Background()
 
-	if v, err := f.svc.CheckCLI(ctx); err != nil || v != "2.9.0" {
-		t.Fatalf("CheckCLI got %q, %v; want 2.9.0", v, err)
+	if err := f.svc.CheckCLI(ctx); err != nil {
+		t.Fatalf("CheckCLI: %v", err)
 	}
 	for i := 0; i < 2; i++ {
 		run := f.start(conv.StartRequest{Prompt: "hi"})
@@ -69,7 +69,7 @@ func TestUnverifiedCLIIsFlaggedAndLoggedOnce(t *testing.T) {
 	if n := strings.Count(logs.String(), unverifiedWarning); n != 1 {
 		t.Fatalf("got %d unverified warnings; want 1 for one binary:\n%s", n, logs.String())
 	}
-	if !strings.Contains(logs.String(), "cli=2.9.0") || !strings.Contains(logs.String(), "bin="+f.cfg.ClaudeBin) {
+	if !strings.Contains(logs.String(), "cli=2.9.0") || !strings.Contains(logs.String(), "bin="+f.cfg.Agents[0].Bin) {
 		t.Errorf("the warning does not name the version and binary:\n%s", logs.String())
 	}
 
@@ -115,9 +115,9 @@ func TestVerifiedCLIDoesNotWarn(t *testing.T) {
 
 func TestCheckCLIWithoutACLI(t *testing.T) {
 	f := newFixture(t, "")
-	f.cfg.ClaudeBin = filepath.Join(f.work, "no-claude")
+	f.cfg.Agents = claudeAgents(filepath.Join(f.work, "no-claude"))
 	f.restart()
-	if _, err := f.svc.CheckCLI(context.Background()); err == nil {
-		t.Fatal("CheckCLI found a CLI that does not exist")
+	if err := f.svc.CheckCLI(context.Background()); err == nil || !strings.Contains(err.Error(), "Claude Code") {
+		t.Fatalf("CheckCLI got %v; want an error naming the CLI", err)
 	}
 }

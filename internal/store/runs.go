@@ -13,6 +13,7 @@ import (
 // own files say.
 type RunRecord struct {
 	ID             string
+	Provider       string // the agent CLI: "claude", …
 	Cwd            string
 	Title          string
 	TitleAuto      bool // the title is only the directory name so far
@@ -22,7 +23,7 @@ type RunRecord struct {
 	SessionID      string
 	TranscriptPath string
 	CLIVersion     string
-	ClaudeBin      string
+	Bin            string // the CLI binary (column claude_bin)
 	TmuxSession    string
 	RunDir         string
 	StartedAt      time.Time
@@ -33,15 +34,15 @@ type RunRecord struct {
 // Live reports whether the run has not ended.
 func (r RunRecord) Live() bool { return r.EndedAt == nil }
 
-const runColumns = `id, cwd, title, title_auto, prompt, model, permission_mode, session_id,
+const runColumns = `id, provider, cwd, title, title_auto, prompt, model, permission_mode, session_id,
 	transcript_path, cli_version, claude_bin, tmux_session, run_dir, started_at, ended_at, end_reason`
 
 func scanRun(row interface{ Scan(...any) error }) (RunRecord, error) {
 	var r RunRecord
 	var started int64
 	var ended sql.NullInt64
-	err := row.Scan(&r.ID, &r.Cwd, &r.Title, &r.TitleAuto, &r.Prompt, &r.Model, &r.PermissionMode, &r.SessionID,
-		&r.TranscriptPath, &r.CLIVersion, &r.ClaudeBin, &r.TmuxSession, &r.RunDir, &started, &ended, &r.EndReason)
+	err := row.Scan(&r.ID, &r.Provider, &r.Cwd, &r.Title, &r.TitleAuto, &r.Prompt, &r.Model, &r.PermissionMode, &r.SessionID,
+		&r.TranscriptPath, &r.CLIVersion, &r.Bin, &r.TmuxSession, &r.RunDir, &started, &ended, &r.EndReason)
 	if err != nil {
 		return RunRecord{}, err
 	}
@@ -59,9 +60,9 @@ func (db *DB) CreateRun(ctx context.Context, r RunRecord) error {
 	if r.EndedAt != nil {
 		ended = r.EndedAt.UnixMilli()
 	}
-	_, err := db.sql.ExecContext(ctx, `INSERT INTO runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.ID, r.Cwd, r.Title, r.TitleAuto, r.Prompt, r.Model, r.PermissionMode, r.SessionID,
-		r.TranscriptPath, r.CLIVersion, r.ClaudeBin, r.TmuxSession, r.RunDir, r.StartedAt.UnixMilli(), ended, r.EndReason)
+	_, err := db.sql.ExecContext(ctx, `INSERT INTO runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, provider(r.Provider), r.Cwd, r.Title, r.TitleAuto, r.Prompt, r.Model, r.PermissionMode, r.SessionID,
+		r.TranscriptPath, r.CLIVersion, r.Bin, r.TmuxSession, r.RunDir, r.StartedAt.UnixMilli(), ended, r.EndReason)
 	if err != nil {
 		var n int
 		if db.sql.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE id = ?`, r.ID).Scan(&n) == nil && n > 0 {
@@ -184,4 +185,12 @@ func (db *DB) RunSessions(ctx context.Context) (map[string]string, error) {
 		out[s] = r
 	}
 	return out, rows.Err()
+}
+
+// provider defaults an unset provider to the one every older run used.
+func provider(p string) string {
+	if p == "" {
+		return "claude"
+	}
+	return p
 }

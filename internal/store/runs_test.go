@@ -22,7 +22,7 @@ func openRunsDB(t *testing.T) *DB {
 func sampleRun(id string, started time.Time) RunRecord {
 	return RunRecord{
 		ID: id, Cwd: "/w", Title: "w", TitleAuto: true, Model: "opus", PermissionMode: "plan",
-		CLIVersion: "2.1.328", ClaudeBin: "/bin/claude", TmuxSession: "lab-" + id, RunDir: "/state/runs/" + id,
+		CLIVersion: "2.1.328", Bin: "/bin/claude", TmuxSession: "lab-" + id, RunDir: "/state/runs/" + id,
 		StartedAt: started,
 	}
 }

@@ -1,0 +1,191 @@
+// Package agent is the seam between lab's provider-neutral layers (the live
+// chat, the run lifecycle, the API and the web app) and the adapters of the
+// agent CLIs lab drives (internal/claude, internal/codex). An adapter
+// implements Provider; nothing above this package knows a CLI's file
+// formats, hook payloads, screens, key recipes or flags.
+//
+// Every adapter has the same parts, in files of the same names:
+//
+//	provider.go        the Provider: names, modes, wiring of the parts below
+//	fold*.go           transcript bytes -> conv messages, incrementally (Fold)
+//	outcome.go         a dialog's recorded resolution -> conv.Outcome
+//	state.go           the conversational state the transcript implies
+//	hooks.go, spool.go the per-run hook settings and their spool (Side)
+//	pane.go            what a captured pane shows: pickers, the input box
+//	recipe*.go         keystroke recipes with pane checkpoints (Driver)
+//	validate.go        answers checked against the pending dialog
+//	spawn.go, home.go  argv, binary and version, config and trust seeding
+//	history.go         the sessions a machine kept (History)
+package agent
+
+import (
+	"context"
+	"time"
+
+	"lab/internal/conv"
+)
+
+// Provider is one agent CLI. Its methods are safe for concurrent use.
+type Provider interface {
+	// Info names the provider and lists what a new run may choose.
+	Info() conv.ProviderInfo
+
+	// ResolveBin finds the configured binary (a path, or a name looked up
+	// in PATH) and Version asks it for its version ("2.1.332").
+	ResolveBin(bin string) (string, error)
+	Version(ctx context.Context, bin string) (string, error)
+	// VersionVerified reports whether the adapter was verified against a
+	// CLI version (its real-CLI tests passed against it). lab drives an
+	// unverified version all the same, but warns the operator.
+	VersionVerified(version string) bool
+	// CheckStart validates the provider-specific fields of a start request
+	// (permission mode, model) for a lab running as euid. EInvalid.
+	CheckStart(req conv.StartRequest, euid int) error
+	// Prepare readies one run: it writes what the run needs into
+	// spec.RunDir (hook settings, private config), marks spec.Cwd trusted
+	// when asked, and returns the command line to start the CLI with.
+	Prepare(ctx context.Context, spec Launch) (Command, error)
+
+	// NewFold returns an empty transcript fold.
+	NewFold() Fold
+	// OpenSide returns the reader of a run's side channel (its hook spool
+	// under runDir), shared by everyone who reads it.
+	OpenSide(runDir string) Side
+	// NewDriver returns how to act on a CLI of the given version.
+	NewDriver(cliVersion string) Driver
+	// NewHistory returns the sessions kept under the CLI's home.
+	NewHistory(home string) History
+}
+
+// Launch is what Prepare needs to know about a run.
+type Launch struct {
+	Bin       string
+	RunDir    string // the run's private folder (exists)
+	Home      string // the HOME the CLI runs with
+	Cwd       string
+	SeedTrust bool // mark Cwd trusted in the CLI's config first
+	Request   conv.StartRequest
+}
+
+// Command is how to start the CLI for a run.
+type Command struct {
+	Argv []string
+	Env  map[string]string // added to the run's environment
+}
+
+// Fold turns a CLI's transcript into the chat stream incrementally: bytes
+// written in any split fold to exactly what the whole file folds to, and
+// the same bytes always give the same seqs. Only a tool getting its result
+// and a dialog getting its outcome change a message behind the end. A Fold
+// is not safe for concurrent use.
+type Fold interface {
+	// Write feeds appended transcript bytes; an incomplete last line is
+	// held until its newline. Malformed lines are skipped and counted.
+	Write(p []byte)
+	// Len is the number of messages (the last seq).
+	Len() int
+	Lines() int
+	SkippedLines() int
+	Bytes() int64
+	// SessionID is the conversation id the transcript's lines carry.
+	SessionID() string
+	// TakeBackpatch returns the lowest seq changed at or below the Len of
+	// the previous call (0 if none) and moves the mark to Len.
+	TakeBackpatch() int
+	// Resolved reports whether toolID's tool has a result or its dialog
+	// an outcome.
+	Resolved(toolID string) bool
+	// Messages returns a window with conv.Query's semantics (copies).
+	Messages(after, before, limit int) (msgs []conv.Message, hasMoreBefore bool)
+	// SetIntents installs the lookup of what lab meant to answer, for the
+	// desync warning. It is called under the caller's lock.
+	SetIntents(fn func(toolID string) (*conv.Outcome, bool))
+	// State is the state the transcript alone implies; PendingDialog the
+	// dialog it shows waiting (a copy), or nil.
+	State() conv.State
+	PendingDialog() *conv.Dialog
+	// Running returns the newest tool still waiting for its result, or
+	// nil: what a permission prompt, if one shows, is about.
+	Running() *conv.ToolCall
+}
+
+// Side reads a run's side channel: the events its hooks spooled. All of
+// its state is derived from files, so a restarted lab reads the same.
+type Side interface {
+	// Dir is the folder to watch for changes.
+	Dir() string
+	// Read returns what the side channel says now.
+	Read() (SideState, error)
+	// Retire marks a dialog resolved (the transcript showed it), so it is
+	// never served again, across restarts too.
+	Retire(toolID string) error
+	// Compact drops spooled events that can no longer change the state.
+	Compact() error
+}
+
+// SideState is a run's side channel in neutral terms.
+type SideState struct {
+	// SessionID and TranscriptPath name the current conversation (a
+	// /clear starts a new one); Source says how it started.
+	SessionID      string
+	TranscriptPath string
+	Source         string
+	// Pending are the dialogs the hooks announced and nothing resolved
+	// yet, oldest first. A permission dialog's options are not known from
+	// hooks; the Driver reads them off the pane (Dress).
+	Pending []*conv.Dialog
+	// Prompt is the last prompt submitted, at PromptAt; TurnEndAt is when
+	// the last turn ended. Zero when none.
+	Prompt    string
+	PromptAt  time.Time
+	TurnEndAt time.Time
+	// Waiting identifies the latest announcement that the CLI waits on
+	// the operator for something unstructured ("" when none): it changes
+	// with each announcement.
+	Waiting string
+}
+
+// Driver acts on one CLI version's screens through its pane. Recipes are
+// built from the pane as it shows now, so rows and options are found by
+// their labels, never by a table of positions; a picker lab cannot map is
+// a conflict, never a guessed key.
+type Driver interface {
+	// Recipe validates a against the pending dialog d and returns the
+	// steps that answer it, given the pane capture now. EInvalid for a
+	// malformed answer, EConflict when d is not answerable or the pane
+	// does not show a picker lab can map to it.
+	Recipe(d *conv.Dialog, a conv.Answer, capture string) ([]Step, error)
+	// Intended is the outcome the transcript should record if a lands as
+	// meant (for the desync warning), nil when it cannot tell.
+	Intended(d *conv.Dialog, a conv.Answer) *conv.Outcome
+	// Rewind returns how many Up keys bring back to its first row a
+	// picker someone only moved the cursor of, or 0.
+	Rewind(capture string, fresh Check) int
+	// Dress fills in what only the pane shows about the pending dialog d
+	// (a plan's approval rows, a permission prompt's options), reporting
+	// whether the pane shows d's picker.
+	Dress(d *conv.Dialog, capture string) bool
+	// Prompt reads the CLI's input box; false when the pane shows none.
+	Prompt(capture string) (PromptBox, bool)
+	// InterruptKey is the key that stops a turn or declines a picker.
+	InterruptKey() string
+}
+
+// PromptBox is the CLI's input box as a pane shows it.
+type PromptBox interface {
+	// Holds reports whether the box shows exactly text (as typed, or as
+	// the placeholder a long paste collapses into).
+	Holds(text string) bool
+	// Empty reports whether the box holds no text.
+	Empty() bool
+	// Shown is what the box shows, for error messages.
+	Shown() string
+}
+
+// History lists the sessions a CLI kept on disk.
+type History interface {
+	// List returns every session, newest first.
+	List() ([]conv.Session, error)
+	// Path returns session id's transcript; ENotFound, EInvalid.
+	Path(id string) (string, error)
+}
