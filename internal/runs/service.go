@@ -35,9 +35,9 @@ type Service struct {
 	log  *slog.Logger
 	euid int
 
-	mu    sync.Mutex
-	sides map[string]agent.Side // by run id
-	versions map[versionNote]bool // binaries and versions already logged (see noteVersion)
+	mu       sync.Mutex
+	sides    map[string]agent.Side // by run id
+	versions map[versionNote]bool  // binaries and versions already logged (see noteVersion)
 }
 
 // New returns a service over db with cfg (zero fields defaulted). It
