@@ -57,15 +57,12 @@ var (
 // volatileKey reports whether a number under key varies from run to run
 // (durations, clock times, process ids; token counts, which the scripted
 // model derives from the size of a request that holds times and ids).
-func volatileKey(key string) bool {
-	k := strings.ToLower(key)
-	for _, suf := range []string{"ms", "at", "time", "timestamp", "duration", "pid", "seconds", "nanos", "cost", "costusd", "tokens"} {
-		if strings.HasSuffix(k, suf) {
-			return true
-		}
-	}
-	return false
-}
+func volatileKey(key string) bool { return volatileKeyRE.MatchString(key) }
+
+// volatileKeyRE matches camelCase and snake_case names of such numbers
+// ("durationMs", "updatedAt", "input_tokens", "pid"), not words that only
+// end in the same letters ("items").
+var volatileKeyRE = regexp.MustCompile(`(?:Ms|_ms|At|_at|Time|_time|Duration|_duration|Seconds|_seconds|Nanos|Tokens|_tokens|USD|_usd)$|^(?:timestamp|pid|duration|cost|tokens)$`)
 
 // id returns the stable stand-in for an id of the given kind.
 func (n *Normalizer) id(kind, raw string) string {

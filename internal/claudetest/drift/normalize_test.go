@@ -76,6 +76,17 @@ func TestJSONLinesDigestsLongText(t *testing.T) {
 	}
 }
 
+func TestVolatileKey(t *testing.T) {
+	for key, want := range map[string]bool{
+		"durationMs": true, "updatedAt": true, "input_tokens": true, "pid": true, "timestamp": true, "totalCostUSD": true,
+		"items": false, "format": false, "hookCount": false, "keep": false, "apiBlockIndex": false,
+	} {
+		if got := volatileKey(key); got != want {
+			t.Errorf("volatileKey(%q) = %v; want %v", key, got, want)
+		}
+	}
+}
+
 func TestJSONLinesKeepsNonJSON(t *testing.T) {
 	got := string(NewNormalizer("").JSONLines([]byte("not json at 2026-11-30T00:00:00Z\n")))
 	if got != "not json at <time>\n" {
