@@ -51,7 +51,13 @@ var (
 	nanosRE = regexp.MustCompile(`\b1[6-9]\d{17}\b`)
 	// Plan files get a random two-word slug after the prompt's words.
 	planSlugRE = regexp.MustCompile(`(\.claude/plans/)[A-Za-z0-9-]+\.md`)
-	mascotRE   = regexp.MustCompile(`[▐▛█▜▌▝▘▗▖▙▟▀▄▞▚▁]+`)
+	mascotRE   = regexp.MustCompile(`[▐▛█▜▌▝▘▗▖▙▟▀▄▞▚▁▂]+`)
+	// bannerLeadRE is whatever the animated mascot draws before a banner
+	// line's text (blocks, dots, spaces in varying frames).
+	bannerLeadRE = regexp.MustCompile(`^[^\pL\pN/~]*`)
+	// The scripted model's slow stream ("word1 word2 … wordN"): how many
+	// words arrived before an interrupt or a capture is timing.
+	slowWordsRE = regexp.MustCompile(`\bword1(?:\s+word\d+)*\s*`)
 )
 
 // volatileKey reports whether a number under key varies from run to run
@@ -89,6 +95,7 @@ func (n *Normalizer) Text(s string) string {
 		return n.id(kind, m)
 	})
 	s = hashRE.ReplaceAllString(s, "<hash>")
+	s = slowWordsRE.ReplaceAllString(s, "word1 … ")
 	s = nanosRE.ReplaceAllString(s, "<nanos>")
 	return s
 }
@@ -232,7 +239,7 @@ func (n *Normalizer) Pane(b []byte) []byte {
 	// mascot or the "Claude Code v" title.
 	if end := firstBlock(lines); end > 0 && strings.Contains(strings.Join(lines[:end], "\n"), "Claude Code v") {
 		for i := range lines[:end] {
-			lines[i] = "<banner> " + strings.TrimLeft(mascotRE.ReplaceAllString(lines[i], " "), " ")
+			lines[i] = "<banner> " + bannerLeadRE.ReplaceAllString(lines[i], "")
 		}
 	}
 	// The dot before a tool call that is still running blinks.

@@ -87,6 +87,14 @@ func TestVolatileKey(t *testing.T) {
 	}
 }
 
+func TestTextSlowStream(t *testing.T) {
+	a := NewNormalizer("").Text("Streaming slowly: word1 word2 word3 \nword4 word5 ")
+	b := NewNormalizer("").Text("Streaming slowly: word1 word2 ")
+	if a != b || a != "Streaming slowly: word1 … " {
+		t.Fatalf("got %q and %q", a, b)
+	}
+}
+
 func TestJSONLinesKeepsNonJSON(t *testing.T) {
 	got := string(NewNormalizer("").JSONLines([]byte("not json at 2026-11-30T00:00:00Z\n")))
 	if got != "not json at <time>\n" {
@@ -96,7 +104,7 @@ func TestJSONLinesKeepsNonJSON(t *testing.T) {
 
 func TestPaneNormalisesBannerAndBlankRuns(t *testing.T) {
 	frame1 := "\n  ▐▛███▜▌    Claude Code v2.1.328\n ▝▜█████▛▘   Opus 5.5 · API Usage Billing\n   ▘▘ ▝▝     /tmp/lab/work\n\n❯ hi   \n"
-	frame2 := "\n           Claude Code v2.1.332\n ▝▜█████▛▘   Opus 5.5 · API Usage Billing\n  ▘▘ ▝▝      /tmp/lab/work\n\n❯ hi\n"
+	frame2 := "\n ▂ ▂       Claude Code v2.1.332\n ▝▜█████▛▘   Opus 5.5 · API Usage Billing\n · ·  ▘▘ ▝▝      /tmp/lab/work\n\n❯ hi\n"
 	a, b := NewNormalizer("2.1.328").Pane([]byte(frame1)), NewNormalizer("2.1.332").Pane([]byte(frame2))
 	if string(a) != string(b) {
 		t.Fatalf("two banner frames differ:\n%s\n----\n%s", a, b)
