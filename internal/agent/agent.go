@@ -169,6 +169,31 @@ type Driver interface {
 	Prompt(capture string) (PromptBox, bool)
 	// InterruptKey is the key that stops a turn or declines a picker.
 	InterruptKey() string
+	// Look says what the CLI's screen shows, for the live overlay.
+	Look(capture string) Look
+	// Gate recognises the start-up screen asking whether to trust the
+	// folder cwd (shown when the CLI lost lab's trust entry) and returns
+	// the next key towards accepting it, checked against the cursor row;
+	// false when the pane shows anything else.
+	Gate(capture, cwd string) (key string, ok bool)
+}
+
+// LookKind is what a CLI's screen shows.
+type LookKind string
+
+const (
+	LookPrompt     LookKind = "prompt"     // the input box; the CLI is idle
+	LookBusy       LookKind = "busy"       // the CLI is working
+	LookPicker     LookKind = "picker"     // a dialog's picker (a question, a plan)
+	LookPermission LookKind = "permission" // a tool permission prompt
+	LookUnknown    LookKind = "unknown"    // none of these: a screen lab does not understand
+)
+
+// Look is what a CLI's screen shows.
+type Look struct {
+	Kind LookKind
+	// Text is the screen's text, for a screen lab does not understand.
+	Text string
 }
 
 // PromptBox is the CLI's input box as a pane shows it.

@@ -79,7 +79,17 @@ func e2eOpts(keyDelay time.Duration) ActorOptions {
 // default) and wires the live view and an actor to it.
 func startRun(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Options, opts ActorOptions) *cliRun {
 	t.Helper()
+	return startRunWith(t, mode, prompt, apiOpts, opts, nil)
+}
+
+// startRunWith is startRun with setup run on the working directory before
+// the CLI starts.
+func startRunWith(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Options, opts ActorOptions, setup func(work string)) *cliRun {
+	t.Helper()
 	rig := claudetest.NewRig(t, apiOpts)
+	if setup != nil {
+		setup(rig.Work)
+	}
 	runDir := claudetest.ShortTempDir(t, "labrun")
 	spoolDir := filepath.Join(runDir, "spool")
 	settings := filepath.Join(runDir, "settings.json")
@@ -95,16 +105,17 @@ func startRun(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Options, 
 	}
 	r := &cliRun{t: t, rig: rig, target: "run", intents: NewIntents()}
 	rig.Spawn(r.target, args...)
-	r.live = newLive("run-1", claude.OpenSpool(spoolDir), claudeFold, r.intents.Lookup, nil, slog.New(slog.DiscardHandler))
-	t.Cleanup(r.live.close)
-	r.pane = &countingPane{TmuxPane: TmuxPane{Server: rig.Tmux, Target: r.target}}
-	// The actor keys on the version the binary reports, as lab serve's
+	// The driver keys on the version the binary reports, as lab serve's
 	// does (runs.Start records what the provider reports), never on the pin.
 	version, err := claude.CLIVersion(t.Context(), rig.Bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.actor = NewActor(r.pane, claudeDriver(version), r.pendingNow, r.intents, opts)
+	drv := claudeDriver(version)
+	r.pane = &countingPane{TmuxPane: TmuxPane{Server: rig.Tmux, Target: r.target}}
+	r.live = newLive("run-1", claude.OpenSpool(spoolDir), claudeFold, r.pane.TmuxPane, drv, r.intents.Lookup, nil, slog.New(slog.DiscardHandler))
+	t.Cleanup(r.live.close)
+	r.actor = NewActor(r.pane, drv, r.pendingNow, r.intents, opts)
 	return r
 }
 

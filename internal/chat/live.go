@@ -34,6 +34,9 @@ type live struct {
 	view    *View
 	pending *conv.Dialog
 	state   conv.State
+	look    *looker   // what the pane shows
+	changed time.Time // when the transcript last changed
+	soon    bool      // a quick re-look is scheduled
 	// waitFrom is the transcript size when the side channel announced the
 	// CLI waits on the operator (waitMark); while the transcript has not
 	// grown past it, it waits on something that is not a structured dialog.
@@ -43,6 +46,7 @@ type live struct {
 		len     int
 		state   conv.State
 		pending string
+		alert   string
 	}
 	// syncedAt is when the last refresh finished (for tailer lag).
 	syncedAt time.Time
@@ -53,8 +57,9 @@ type live struct {
 // livePoll is the fallback poll interval when file notifications fail.
 const livePoll = time.Second
 
-func newLive(runID string, side agent.Side, newFold func() agent.Fold, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger) *live {
-	l := &live{runID: runID, side: side, newFold: newFold, pub: pub, log: log, intents: intents, state: conv.StateIdle}
+func newLive(runID string, side agent.Side, newFold func() agent.Fold, pane Pane, drv agent.Driver, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger) *live {
+	l := &live{runID: runID, side: side, newFold: newFold, pub: pub, log: log, intents: intents, state: conv.StateIdle,
+		look: newLooker(pane, drv), changed: time.Now()}
 	l.tail = newTailer(l.refresh, livePoll, log)
 	l.tail.watch(side.Dir())
 	return l
@@ -100,23 +105,71 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		ch.Reset = ch.Reset || c.Reset
 		ch.Backpatch = c.Backpatch
 	}
-	l.pending = l.pendingFrom(st)
+	now := time.Now()
+	if ch.Changed {
+		l.changed = now
+	}
+	var again bool
+	l.pending, again = l.look.dress(l.pendingFrom(st), now)
 	l.state = l.stateFrom(st)
-	l.syncedAt = time.Now()
+	if l.pending == nil {
+		var running *conv.ToolCall
+		var mark idleMark
+		if l.view != nil {
+			running, mark.bytes = l.view.Running(), l.view.Bytes()
+		}
+		mark.promptAt = st.PromptAt
+		var d *conv.Dialog
+		l.state, d = l.look.overlay(l.state, mark, now.Sub(l.changed), running, now)
+		if d != nil {
+			l.pending = d
+		}
+	}
+	if again {
+		l.lookSoon()
+	}
+	l.syncedAt = now
 
-	n, pendingID := 0, ""
+	n, pendingID, alert := 0, "", ""
 	if l.view != nil {
 		n = l.view.Len()
 	}
 	if l.pending != nil {
 		pendingID = l.pending.ToolID
 	}
-	runChanged := l.state != l.lastSeen.state || pendingID != l.lastSeen.pending
+	if a := l.look.alert; a != nil {
+		alert = a.Text
+	}
+	runChanged := l.state != l.lastSeen.state || pendingID != l.lastSeen.pending || alert != l.lastSeen.alert
 	if !ch.Changed && !runChanged && n == l.lastSeen.len {
 		return nil, false
 	}
-	l.lastSeen.len, l.lastSeen.state, l.lastSeen.pending = n, l.state, pendingID
+	l.lastSeen.len, l.lastSeen.state, l.lastSeen.pending, l.lastSeen.alert = n, l.state, pendingID, alert
 	return &conv.Event{Type: conv.EventMessagesChanged, RunID: l.runID, State: l.state, BackpatchSeq: ch.Backpatch}, runChanged
+}
+
+// lookSoon schedules a refresh shortly, for a dialog the pane does not
+// show yet. It is called with l.mu held.
+func (l *live) lookSoon() {
+	if l.soon {
+		return
+	}
+	l.soon = true
+	time.AfterFunc(dressRetry, func() {
+		l.mu.Lock()
+		l.soon = false
+		l.mu.Unlock()
+		l.tail.Kick()
+	})
+}
+
+// nudge asks for a look at the pane now: an interrupt was sent, and the
+// transcript may never say the CLI went idle.
+func (l *live) nudge() {
+	l.mu.Lock()
+	l.look.nudged = time.Now()
+	l.mu.Unlock()
+	l.tail.Kick()
 }
 
 // pendingFrom picks the pending dialog: the newest one the side channel
@@ -178,6 +231,10 @@ func (l *live) snapshot(q conv.Query) conv.Page {
 	}
 	p.State = l.state
 	p.PendingDialog = l.pending.Clone()
+	if a := l.look.alert; a != nil {
+		c := *a
+		p.Alert = &c
+	}
 	return p
 }
 

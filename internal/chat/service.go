@@ -58,7 +58,6 @@ type Service struct {
 	lives   map[string]*live
 	drivers map[string]agent.Driver // by run id, for followed runs
 	acts    map[string]Actions
-	rows    map[string][]string // plan approval row labels by tool id
 
 	stop chan struct{}
 	done chan struct{}
@@ -91,7 +90,7 @@ func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
 	s := &Service{
 		runs: cfg.Runs, providers: map[string]agent.Provider{}, lib: cfg.Library, pub: cfg.Publish, log: cfg.Logger,
 		actions: cfg.Actions, intents: cfg.Intents,
-		lives: map[string]*live{}, drivers: map[string]agent.Driver{}, acts: map[string]Actions{}, rows: map[string][]string{},
+		lives: map[string]*live{}, drivers: map[string]agent.Driver{}, acts: map[string]Actions{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	for _, p := range cfg.Providers {
@@ -144,8 +143,9 @@ func (s *Service) follow(r conv.Run) {
 	if _, ok := s.lives[r.ID]; ok {
 		return
 	}
-	s.lives[r.ID] = newLive(r.ID, side, p.NewFold, s.intents, s.pub, s.log)
-	s.drivers[r.ID] = p.NewDriver(r.CLIVersion)
+	drv := p.NewDriver(r.CLIVersion)
+	s.lives[r.ID] = newLive(r.ID, side, p.NewFold, s.runs.Pane(r.ID), drv, s.intents, s.pub, s.log)
+	s.drivers[r.ID] = drv
 }
 
 func (s *Service) unfollow(id string) {
@@ -164,13 +164,6 @@ func (s *Service) liveOf(id string) *live {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lives[id]
-}
-
-// driverOf returns the driver of a followed run, or nil.
-func (s *Service) driverOf(id string) agent.Driver {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.drivers[id]
 }
 
 func (s *Service) sweepLoop(every time.Duration) {
@@ -241,6 +234,10 @@ func (s *Service) overlay(r *conv.Run) {
 	}
 	l.mu.Lock()
 	r.State, r.Pending = l.state, l.pending != nil
+	if a := l.look.alert; a != nil {
+		c := *a
+		r.Alert = &c
+	}
 	if r.TranscriptPath == "" && l.view != nil {
 		r.TranscriptPath = l.view.Path()
 	}
@@ -281,9 +278,7 @@ func (s *Service) Messages(ctx context.Context, id string, q conv.Query) (conv.P
 	}
 	if r.State != conv.StateEnded {
 		if l := s.liveOf(id); l != nil {
-			p := l.snapshot(q)
-			s.dress(id, &p)
-			return p, nil
+			return l.snapshot(q), nil
 		}
 	}
 	path := r.TranscriptPath
@@ -361,7 +356,9 @@ func (s *Service) Interrupt(ctx context.Context, id string) error {
 		return err
 	}
 	err = act.Interrupt(ctx)
-	s.kick(id)
+	if l := s.liveOf(id); l != nil {
+		l.nudge()
+	}
 	return err
 }
 

@@ -21,3 +21,6 @@ func DialogFromTool(toolName, toolUseID string, input []byte) *conv.Dialog {
 	}
 	return nil
 }
+
+// DialogTool reports whether a tool opens a dialog picker itself.
+func DialogTool(name string) bool { return name == ToolAskUserQuestion || name == ToolExitPlanMode }

@@ -333,6 +333,10 @@ func (f *Fold) SetIntents(fn func(toolID string) (*conv.Outcome, bool)) { f.inte
 func foldClone(m conv.Message) conv.Message {
 	if m.Tool != nil {
 		t := *m.Tool
+		if t.Decision != nil {
+			d := *t.Decision
+			t.Decision = &d
+		}
 		m.Tool = &t
 	}
 	if m.Lifecycle != nil {

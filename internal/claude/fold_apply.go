@@ -238,6 +238,7 @@ func (f *Fold) applyResult(bl *foldBlock, ln *foldLine, t time.Time) {
 		tc.Status = conv.ToolError
 	}
 	tc.Output, tc.OutputBytes, tc.OutputTruncated = out, full, full > len(out)
+	tc.Decision = foldDecision(ln)
 	f.changed(i)
 }
 

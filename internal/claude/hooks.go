@@ -16,14 +16,14 @@ const (
 	HookPostToolUse      = "PostToolUse"
 	HookNotification     = "Notification"
 	HookStop             = "Stop"
+	// HookPermissionRequest fires when the CLI is about to ask the
+	// operator to allow a tool call (also for the dialog tools).
+	HookPermissionRequest = "PermissionRequest"
 )
 
 // HookEvents are the events a run's settings file hooks, in the order the
 // file lists them.
-var HookEvents = []string{HookSessionStart, HookUserPromptSubmit, HookPreToolUse, HookPostToolUse, HookNotification, HookStop}
-
-// DialogToolMatcher limits the tool hooks to the tools that open a picker.
-const DialogToolMatcher = "AskUserQuestion|ExitPlanMode"
+var HookEvents = []string{HookSessionStart, HookUserPromptSubmit, HookPreToolUse, HookPostToolUse, HookNotification, HookStop, HookPermissionRequest}
 
 // hookTimeoutSeconds bounds a hook; the CLI kills it after this. The
 // command only copies stdin to a file, so it takes milliseconds.
@@ -70,10 +70,10 @@ func HookSettings(spoolDir string) ([]byte, error) {
 	}
 	s := hookSettings{Hooks: map[string][]hookMatcher{}}
 	for _, ev := range HookEvents {
+		// Every tool: a permission request names its call only by tool
+		// and input, so the PreToolUse of every call is spooled to find
+		// its tool_use id.
 		m := hookMatcher{Hooks: []hookCommand{{Type: "command", Command: HookCommand(spoolDir, ev), Timeout: hookTimeoutSeconds}}}
-		if ev == HookPreToolUse || ev == HookPostToolUse {
-			m.Matcher = DialogToolMatcher
-		}
 		s.Hooks[ev] = []hookMatcher{m}
 	}
 	return json.MarshalIndent(s, "", "  ")

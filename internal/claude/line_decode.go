@@ -81,6 +81,8 @@ type foldLine struct {
 	message        []byte
 	toolUseResult  []byte
 	toolDenialKind []byte
+	permDecision   []byte // permissionDecision: how a tool's permission was decided
+	userFeedback   []byte // what the operator told the agent with a denial
 	content        []byte // system lines
 	compactMeta    []byte
 	retryAttempt   []byte
@@ -120,6 +122,10 @@ func (ln *foldLine) parse(b []byte) bool {
 			ln.toolUseResult = v
 		case "toolDenialKind":
 			ln.toolDenialKind = v
+		case "permissionDecision":
+			ln.permDecision = v
+		case "userFeedback":
+			ln.userFeedback = v
 		case "content":
 			ln.content = v
 		case "compactMetadata":

@@ -235,3 +235,46 @@ func IntendedOutcome(d *conv.Dialog, a conv.Answer) *conv.Outcome {
 	}
 	return nil
 }
+
+// foldDecision reads how a tool call's permission prompt was answered from
+// the line carrying its result (2.1.328: permissionDecision {decision,
+// source, grantScope}, userFeedback; older: toolDenialKind alone). Calls
+// decided without asking the operator (a saved rule, the mode, a hook)
+// have no decision.
+func foldDecision(ln *foldLine) *conv.Decision {
+	feedback := jsStr(ln.userFeedback)
+	if feedback == "" {
+		if s, ok := jsString(ln.toolUseResult); ok {
+			if i := strings.LastIndex(s, planFeedbackMarker); i >= 0 {
+				feedback = s[i+len(planFeedbackMarker):]
+			}
+		}
+	}
+	if ln.permDecision == nil {
+		if jsStr(ln.toolDenialKind) == "user-rejected" {
+			return &conv.Decision{Feedback: feedback}
+		}
+		return nil
+	}
+	var decision, source string
+	o := jsObjectAt(ln.permDecision)
+	for k, v, ok := o.next(); ok; k, v, ok = o.next() {
+		switch string(k) {
+		case "decision":
+			decision = jsStr(v)
+		case "source":
+			source = jsStr(v)
+		}
+	}
+	switch {
+	case decision == "accept" && source == "user_temporary":
+		return &conv.Decision{Allowed: true, Scope: "once"}
+	case decision == "accept" && source == "user_permanent":
+		return &conv.Decision{Allowed: true, Scope: "always"}
+	case decision == "reject" && strings.HasPrefix(source, "user"):
+		return &conv.Decision{Feedback: feedback}
+	case decision == "reject" && jsStr(ln.toolDenialKind) == "user-rejected":
+		return &conv.Decision{Feedback: feedback}
+	}
+	return nil
+}

@@ -35,6 +35,9 @@ const (
 	ScreenQuestion ScreenKind = "question" // one question of an AskUserQuestion dialog
 	ScreenReview   ScreenKind = "review"   // "Review your answers" before a form submits
 	ScreenPlan     ScreenKind = "plan"     // the ExitPlanMode approval picker
+	// ScreenPermission is a tool permission prompt ("Do you want to
+	// proceed?" and its kin).
+	ScreenPermission ScreenKind = "permission"
 )
 
 // Box is a multi-select row's check box.
@@ -77,9 +80,17 @@ type Screen struct {
 	Kind     ScreenKind   `json:"kind"`
 	Tabs     []Tab        `json:"tabs,omitempty"`
 	Question string       `json:"question,omitempty"` // the shown question's text, lines joined by spaces
-	Prompt   string       `json:"prompt,omitempty"`   // the plan picker's prompt line
+	Prompt   string       `json:"prompt,omitempty"`   // the plan or permission picker's prompt line
 	Review   []ReviewItem `json:"review,omitempty"`
 	Rows     []Row        `json:"rows,omitempty"`
+	// Title and Body are a permission prompt's heading ("Bash command",
+	// "Edit file") and the lines between it and the question (the
+	// command, a diff, a description), separators dropped.
+	Title string   `json:"title,omitempty"`
+	Body  []string `json:"body,omitempty"`
+	// Amend says the prompt's footer offers Tab to amend an answer with
+	// text for the agent.
+	Amend bool `json:"amend,omitempty"`
 }
 
 // Cursor returns the row under the cursor, or nil when no row has it.
@@ -123,6 +134,15 @@ var (
 // 2.1.328's with a written plan; the second its no-plan variant.
 var planMarkers = []string{"Would you like to proceed?", "Exit plan mode?"}
 
+// isPermissionAsk reports whether a line is a permission prompt's question:
+// "Do you want to proceed?", "Do you want to make this edit to x?", "Do
+// you want to create x?", "Do you want to allow Claude to fetch this
+// content?" on 2.1.328.
+func isPermissionAsk(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.HasPrefix(t, "Do you want to ") && strings.HasSuffix(t, "?")
+}
+
 // ParseScreen finds the picker on a captured pane. A pane with no picker
 // yields Kind ScreenNone.
 func ParseScreen(capture string) *Screen {
@@ -134,21 +154,36 @@ func ParseScreen(capture string) *Screen {
 	// The picker is the bottom-most block: take the later of the last
 	// question header and the last plan prompt, so a plan body with
 	// check boxes or an old answer above is not mistaken for the picker.
-	head, plan := -1, -1
+	head, plan, ask := -1, -1, -1
 	for i := len(lines) - 1; i >= 0 && head < 0; i-- {
 		if isTabBar(lines[i]) || headerRE.MatchString(lines[i]) {
 			head = i
 		}
 	}
-	for i := len(lines) - 1; i > head && plan < 0; i-- {
+	for i := len(lines) - 1; i > head && plan < 0 && ask < 0; i-- {
 		for _, m := range planMarkers {
 			if strings.Contains(lines[i], m) {
 				plan = i
 				break
 			}
 		}
+		if plan < 0 && isPermissionAsk(lines[i]) && ruleAbove(lines, i) > head {
+			// A question's own text may read "Do you want to …?"; a
+			// permission prompt starts below a rule of its own.
+			ask = i
+		}
 	}
 	switch {
+	case ask >= 0:
+		s.Kind = ScreenPermission
+		s.Prompt = strings.TrimSpace(lines[ask])
+		s.Rows, _ = parseRows(lines, ask+1, false)
+		s.Title, s.Body = parsePermissionHead(lines, ask)
+		for _, l := range lines[ask+1:] {
+			if strings.Contains(l, "Tab to amend") {
+				s.Amend = true
+			}
+		}
 	case plan >= 0:
 		s.Kind = ScreenPlan
 		s.Prompt = strings.TrimSpace(lines[plan])
@@ -172,6 +207,44 @@ func ParseScreen(capture string) *Screen {
 		s.Question = joinText(lines[head+1 : first])
 	}
 	return s
+}
+
+// parsePermissionHead reads a permission prompt's heading and body: the
+// lines between the last full-width rule above the question and the
+// question itself. The first is the title; dashed separators are dropped.
+func parsePermissionHead(lines []string, ask int) (string, []string) {
+	top := ruleAbove(lines, ask)
+	var title string
+	var body []string
+	for _, l := range lines[top+1 : ask] {
+		t := strings.TrimSpace(l)
+		if t == "" || isDashedRule(t) {
+			continue
+		}
+		if title == "" {
+			title = t
+			continue
+		}
+		body = append(body, strings.TrimRightFunc(strings.TrimPrefix(l, " "), unicode.IsSpace))
+	}
+	return title, body
+}
+
+// ruleAbove returns the index of the last full-width rule above line i,
+// or -1.
+func ruleAbove(lines []string, i int) int {
+	for i--; i >= 0; i-- {
+		if isSeparator(lines[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// isDashedRule reports whether t is a line of ╌, the rule a permission
+// prompt draws around a command or diff.
+func isDashedRule(t string) bool {
+	return len(t) >= 10*len("╌") && strings.Trim(t, "╌") == ""
 }
 
 func isTabBar(l string) bool {

@@ -35,6 +35,9 @@ type paneSession struct {
 	mode   string
 	prompt string // "" for a CLI at its empty prompt
 	shots  []paneShot
+	// setup prepares the rig before the CLI starts (files the scenario
+	// needs; forgetting the folder's trust).
+	setup func(t *testing.T, r *claudetest.Rig)
 }
 
 var paneSessions = []paneSession{
@@ -68,6 +71,26 @@ var paneSessions = []paneSession{
 	}},
 	{name: "permission", mode: "manual", prompt: "lab:permission make a file", shots: []paneShot{
 		{"permission-prompt", nil, "Do you want to proceed?"},
+		{"permission-deny-row", []string{"Down", "Down", "Down"}, "❯ 4. No"},
+		{"permission-deny-amend", []string{"Tab"}, "❯ 4. No, and tell Claude what to do differently"},
+		{"permission-deny-typed", []string{"paste:Use mkdir instead"}, "❯ 4. No, Use mkdir instead"},
+	}},
+	{name: "permission-rule", mode: "manual", prompt: "lab:twice go", shots: []paneShot{
+		{"permission-rule", nil, "Do you want to proceed?"},
+		{"permission-rule-row2", []string{"Down"}, "❯ 2. Yes, and don"},
+	}},
+	{name: "permission-edit", mode: "manual", prompt: "lab:edit go", setup: editFile, shots: []paneShot{
+		{"permission-edit", nil, "Do you want to make this edit to"},
+	}},
+	{name: "permission-write", mode: "manual", prompt: "lab:write go", shots: []paneShot{
+		{"permission-write", nil, "Do you want to create"},
+	}},
+	{name: "permission-fetch", mode: "manual", prompt: "lab:fetch go", shots: []paneShot{
+		{"permission-fetch", nil, "Do you want to allow Claude to fetch"},
+	}},
+	{name: "trust", setup: forgetTrust, shots: []paneShot{
+		{"trust-fresh", nil, "Yes, I trust this folder"},
+		{"trust-yes-row", []string{"Down"}, "❯ Yes, I trust this folder"},
 	}},
 	{name: "prompt", shots: []paneShot{
 		{"prompt-empty", nil, "shift+tab to cycle"},
@@ -94,6 +117,9 @@ func TestCapturePanes(t *testing.T) {
 	for _, ps := range paneSessions {
 		t.Run(ps.name, func(t *testing.T) {
 			r := claudetest.NewRig(t, fakeclaudeapi.Options{ChunkDelay: 200 * time.Millisecond, SlowChunks: 300})
+			if ps.setup != nil {
+				ps.setup(t, r)
+			}
 			args := []string{}
 			if ps.mode != "" {
 				args = append(args, "--permission-mode", ps.mode)
@@ -122,6 +148,21 @@ func TestCapturePanes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// editFile gives the edit scenario the file it edits.
+func editFile(t *testing.T, r *claudetest.Rig) {
+	if err := os.WriteFile(filepath.Join(r.Work, fakeclaudeapi.EditFile), []byte(fakeclaudeapi.EditBefore+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// forgetTrust moves the CLI to a folder its config does not trust.
+func forgetTrust(t *testing.T, r *claudetest.Rig) {
+	r.Work = filepath.Join(filepath.Dir(r.Work), "untrusted")
+	if err := os.MkdirAll(r.Work, 0o755); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -172,8 +172,52 @@ func (d driver) Dress(dlg *conv.Dialog, capture string) bool {
 		return true
 	case conv.DialogQuestion:
 		return scr.Kind == ScreenQuestion || scr.Kind == ScreenReview
+	case conv.DialogPermission:
+		return dressPermission(dlg, scr)
 	}
 	return false
+}
+
+// busyHint is what the TUI's status line shows while the agent works.
+const busyHint = "esc to interrupt"
+
+func (driver) Look(capture string) agent.Look {
+	switch ParseScreen(capture).Kind {
+	case ScreenQuestion, ScreenReview, ScreenPlan:
+		return agent.Look{Kind: agent.LookPicker}
+	case ScreenPermission:
+		return agent.Look{Kind: agent.LookPermission}
+	}
+	if _, ok := ParsePrompt(capture); ok {
+		if strings.Contains(capture, busyHint) {
+			return agent.Look{Kind: agent.LookBusy}
+		}
+		return agent.Look{Kind: agent.LookPrompt}
+	}
+	return agent.Look{Kind: agent.LookUnknown, Text: screenText(capture)}
+}
+
+// screenText is a pane's text without blank lines and rules, at most its
+// last screenTextLines lines, for telling the operator what the CLI shows.
+func screenText(capture string) string {
+	var out []string
+	for _, l := range strings.Split(capture, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || isSeparator(t) || isDashedRule(t) {
+			continue
+		}
+		out = append(out, t)
+	}
+	if len(out) > screenTextLines {
+		out = out[len(out)-screenTextLines:]
+	}
+	return strings.Join(out, "\n")
+}
+
+const screenTextLines = 16
+
+func (driver) Gate(capture, cwd string) (string, bool) {
+	return trustGate(capture, cwd)
 }
 
 func (driver) Prompt(capture string) (agent.PromptBox, bool) {
@@ -245,6 +289,9 @@ func (s *Spool) Read() (agent.SideState, error) {
 		if d := DialogFromTool(e.ToolName, e.ToolUseID, e.ToolInput); d != nil {
 			out.Pending = append(out.Pending, d)
 		}
+	}
+	for _, a := range st.Asks {
+		out.Pending = append(out.Pending, s.permissionDialog(a))
 	}
 	if p := st.LastPrompt; p != nil {
 		out.Prompt, out.PromptAt = p.Prompt, p.Time

@@ -46,6 +46,10 @@ type Expect struct {
 	Checked []string
 	// Review, when non-nil, is exactly what the review screen must list.
 	Review []ReviewItem
+	// Prompt, when set, is the plan or permission picker's prompt line.
+	Prompt string
+	// Labels, when non-nil, are exactly the numbered rows' texts, in order.
+	Labels []string
 }
 
 // Match implements agent.Check on a raw capture.
@@ -71,6 +75,14 @@ func (e *Expect) Check(s *Screen) error {
 	}
 	if e.Rows > 0 && s.Numbered() != e.Rows {
 		return fmt.Errorf("%s: picker has %d rows; want %d", e.Desc, s.Numbered(), e.Rows)
+	}
+	if e.Prompt != "" && !SameText(s.Prompt, e.Prompt) {
+		return fmt.Errorf("%s: picker asks %q; want %q", e.Desc, s.Prompt, e.Prompt)
+	}
+	if e.Labels != nil {
+		if err := checkLabels(s, e.Labels); err != nil {
+			return fmt.Errorf("%s: %w", e.Desc, err)
+		}
 	}
 	c := s.Cursor()
 	if c == nil {
@@ -136,6 +148,25 @@ func checkTicked(s *Screen, want []string) error {
 	return nil
 }
 
+// checkLabels reports whether the numbered rows show exactly want.
+func checkLabels(s *Screen, want []string) error {
+	var rows []*Row
+	for i := range s.Rows {
+		if s.Rows[i].Number > 0 {
+			rows = append(rows, &s.Rows[i])
+		}
+	}
+	if len(rows) != len(want) {
+		return fmt.Errorf("picker has %d rows; want %d", len(rows), len(want))
+	}
+	for i, r := range rows {
+		if !r.RowShows(want[i]) {
+			return fmt.Errorf("row %d shows %q; want %q", i+1, r.Label, want[i])
+		}
+	}
+	return nil
+}
+
 func kindName(k ScreenKind) string {
 	if k == ScreenNone {
 		return "no picker"
@@ -170,9 +201,12 @@ func Recipe(d *conv.Dialog, a conv.Answer, g PlanGeometry) ([]Step, error) {
 		return nil, err
 	}
 	var r recipe
-	if d.Kind == conv.DialogPlan {
+	switch d.Kind {
+	case conv.DialogPlan:
 		r.plan(a, g)
-	} else {
+	case conv.DialogPermission:
+		r.permission(d.Permission, a)
+	default:
 		r.questions(d, a)
 	}
 	return r.steps, nil
@@ -185,7 +219,7 @@ type recipe struct {
 
 func (r *recipe) expect(e Expect) { r.steps = append(r.steps, Step{Kind: agent.StepExpect, Check: &e}) }
 func (r *recipe) key(k string) {
-	r.steps = append(r.steps, Step{Kind: agent.StepKey, Key: k, Acts: k == "Enter" || k == "Space"})
+	r.steps = append(r.steps, Step{Kind: agent.StepKey, Key: k, Acts: k == "Enter" || k == "Space" || k == "Tab"})
 }
 func (r *recipe) paste(t string) {
 	r.steps = append(r.steps, Step{Kind: agent.StepPaste, Text: t, Acts: true})
@@ -214,6 +248,43 @@ func (r *recipe) plan(a conv.Answer, g PlanGeometry) {
 		r.expect(Expect{Desc: "feedback typed", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1, Label: a.Feedback})
 	} else {
 		r.expect(Expect{Desc: fmt.Sprintf("on approve row %d", o+1), Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1})
+	}
+	r.commit()
+}
+
+// amendPrefix is what the plain "No" row of a permission prompt reads
+// once Tab turned it into a text row; typed text replaces everything after
+// "No, ".
+const (
+	amendPrefix = "No, and tell Claude what to do differently"
+	amendTyped  = "No, "
+)
+
+// permission answers a permission prompt: from a fresh prompt showing
+// exactly the options lab read, move to the option and press Enter; for
+// feedback, Tab first, type it into the row and confirm it shows.
+func (r *recipe) permission(p *conv.Permission, a conv.Answer) {
+	o := *a.Option
+	labels := make([]string, len(p.Options))
+	for i, opt := range p.Options {
+		labels[i] = opt.Label
+	}
+	base := Expect{Kind: ScreenPermission, Prompt: p.Question, Rows: len(labels)}
+	at := func(desc string, cursor int, label string) Expect {
+		e := base
+		e.Desc, e.Cursor, e.Label = desc, cursor, label
+		return e
+	}
+	fresh := at("permission prompt fresh", 1, labels[0])
+	fresh.Labels = labels
+	r.expect(fresh)
+	r.move(o)
+	r.expect(at(fmt.Sprintf("on option %d %q", o+1, labels[o]), o+1, labels[o]))
+	if a.Feedback != "" {
+		r.key("Tab")
+		r.expect(at("the denial takes text", o+1, amendPrefix))
+		r.paste(a.Feedback)
+		r.expect(at("feedback typed", o+1, amendTyped+a.Feedback))
 	}
 	r.commit()
 }

@@ -1,17 +1,21 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"lab/internal/conv"
 )
 
 // HookEvent is one spooled hook payload. Fields not carried by the event
@@ -54,17 +58,30 @@ type SpoolState struct {
 	TranscriptPath string
 	Source         string // the latest SessionStart's source
 	Model          string
-	// Pending are the PreToolUse payloads of the current session not yet
+	// Pending are the PreToolUse payloads of the dialog tools
+	// (AskUserQuestion, ExitPlanMode) of the current session not yet
 	// resolved, oldest first. A PreToolUse is resolved by its PostToolUse,
 	// by a later Stop or UserPromptSubmit of the same session (the picker
 	// must have closed for either to happen), or by Retire.
 	Pending []HookEvent
+	// Asks are the permission prompts of the current session not yet
+	// resolved, oldest first: each PermissionRequest paired with the
+	// unresolved PreToolUse of the same call (same tool and input), which
+	// carries the tool_use id the request lacks.
+	Asks []PermissionAsk
 	// The latest events of the current session, nil when none.
 	LastPrompt       *HookEvent
 	LastNotification *HookEvent
 	LastStop         *HookEvent
 	// Events counts the payloads read, for diagnostics.
 	Events int
+}
+
+// PermissionAsk is one permission prompt: the call's PreToolUse and the
+// PermissionRequest that asked about it.
+type PermissionAsk struct {
+	Tool HookEvent
+	Ask  HookEvent
 }
 
 // PendingTool returns the pending PreToolUse for toolUseID.
@@ -86,13 +103,14 @@ type Spool struct {
 	dir string
 
 	mu      sync.Mutex
-	cache   map[string]*HookEvent // by file name
-	retired map[string]bool       // tool_use_ids retired by the live layer
+	cache   map[string]*HookEvent   // by file name
+	retired map[string]bool         // tool_use_ids retired by the live layer
+	dialogs map[string]*conv.Dialog // permission dialogs by PreToolUse file: diffs are built once
 }
 
 // OpenSpool returns a reader for dir. The directory need not exist yet.
 func OpenSpool(dir string) *Spool {
-	return &Spool{dir: dir, cache: map[string]*HookEvent{}, retired: map[string]bool{}}
+	return &Spool{dir: dir, cache: map[string]*HookEvent{}, retired: map[string]bool{}, dialogs: map[string]*conv.Dialog{}}
 }
 
 // Dir is the spool directory (for watchers).
@@ -273,9 +291,12 @@ func (s *Spool) fold() (SpoolState, map[string]bool) {
 		st.Source, st.Model = start.Source, start.Model
 		keep[start.File] = true
 	}
-	// Walk the current session's events in order, tracking open dialogs.
+	// Walk the current session's events in order, tracking open tool
+	// calls and the permission requests about them.
 	open := map[string]*HookEvent{}
 	var order []string
+	type ask struct{ tool, req *HookEvent }
+	var asks []ask
 	for _, e := range evs {
 		if e.SessionID != st.SessionID {
 			continue
@@ -287,6 +308,13 @@ func (s *Spool) fold() (SpoolState, map[string]bool) {
 					order = append(order, e.ToolUseID)
 				}
 				open[e.ToolUseID] = e
+			}
+		case HookPermissionRequest:
+			if DialogTool(e.ToolName) {
+				continue // its picker is the dialog itself
+			}
+			if t := latestCall(open, order, e); t != nil {
+				asks = append(asks, ask{t, e})
 			}
 		case HookPostToolUse:
 			delete(open, e.ToolUseID)
@@ -300,10 +328,19 @@ func (s *Spool) fold() (SpoolState, map[string]bool) {
 			st.LastNotification = e
 		}
 	}
+	for _, a := range asks {
+		if open[a.tool.ToolUseID] != a.tool {
+			continue // resolved, retired or superseded since
+		}
+		st.Asks = append(st.Asks, PermissionAsk{Tool: *a.tool, Ask: *a.req})
+		keep[a.req.File] = true
+	}
 	for _, id := range order {
 		if e, ok := open[id]; ok {
-			st.Pending = append(st.Pending, *e)
-			keep[e.File] = true
+			if DialogTool(e.ToolName) {
+				st.Pending = append(st.Pending, *e)
+			}
+			keep[e.File] = true // a call still running stays until it ends
 			delete(open, id)
 		}
 	}
@@ -313,6 +350,48 @@ func (s *Spool) fold() (SpoolState, map[string]bool) {
 		}
 	}
 	return st, keep
+}
+
+// latestCall returns the newest open call the permission request e is
+// about: same tool, same input.
+func latestCall(open map[string]*HookEvent, order []string, e *HookEvent) *HookEvent {
+	for i := len(order) - 1; i >= 0; i-- {
+		t, ok := open[order[i]]
+		if ok && t.ToolName == e.ToolName && sameJSON(t.ToolInput, e.ToolInput) {
+			return t
+		}
+	}
+	return nil
+}
+
+// sameJSON reports whether two JSON values are equal as values.
+func sameJSON(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// permissionDialog returns the dialog of a permission prompt, built once
+// per call (a file change's diff reads the file).
+func (s *Spool) permissionDialog(a PermissionAsk) *conv.Dialog {
+	s.mu.Lock()
+	d, ok := s.dialogs[a.Tool.File]
+	s.mu.Unlock()
+	if !ok {
+		d = PermissionDialog(a.Tool.ToolUseID, a.Tool.ToolName, a.Tool.ToolInput)
+		s.mu.Lock()
+		if len(s.dialogs) > 64 {
+			clear(s.dialogs)
+		}
+		s.dialogs[a.Tool.File] = d
+		s.mu.Unlock()
+	}
+	return d.Clone()
 }
 
 // spoolKey orders spooled files: by the hook's start time, then pid, then

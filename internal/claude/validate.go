@@ -53,6 +53,8 @@ func ValidateAnswer(d *conv.Dialog, a conv.Answer, g PlanGeometry) error {
 		return validateQuestions(d, a)
 	case conv.DialogPlan:
 		return validatePlan(a, g)
+	case conv.DialogPermission:
+		return validatePermission(d.Permission, a)
 	}
 	return conv.Errorf(conv.EConflict, "lab cannot answer a %q dialog", d.Kind)
 }
@@ -163,6 +165,38 @@ func checkFreeText(s string) error {
 		}
 		if unicode.IsControl(r) {
 			return fmt.Errorf("text contains the control character %U", r)
+		}
+	}
+	return nil
+}
+
+// validatePermission checks an answer to a permission prompt: Option is one
+// of the options read off the prompt, one lab knows the meaning of, and
+// Feedback goes only with an option that takes text.
+func validatePermission(p *conv.Permission, a conv.Answer) error {
+	if len(a.Answers) > 0 {
+		return conv.Errorf(conv.EInvalid, "a permission prompt takes option and feedback, not answers")
+	}
+	if a.Option == nil {
+		return conv.Errorf(conv.EInvalid, "option is required for a permission prompt")
+	}
+	if p == nil || len(p.Options) == 0 {
+		return conv.Errorf(conv.EConflict, "the permission prompt's options are not known yet; try again in a moment")
+	}
+	o := *a.Option
+	if o < 0 || o >= len(p.Options) {
+		return conv.Errorf(conv.EInvalid, "option %d is out of range (0..%d)", o, len(p.Options)-1)
+	}
+	opt := p.Options[o]
+	if opt.Role == conv.RoleUnknown || opt.Role == "" {
+		return conv.Errorf(conv.EConflict, "lab cannot tell what option %q does on this CLI version; answer it at the terminal", opt.Label)
+	}
+	if a.Feedback != "" {
+		if !opt.Feedback {
+			return conv.Errorf(conv.EInvalid, "option %d (%s) takes no feedback", o, opt.Label)
+		}
+		if err := checkFreeText(a.Feedback); err != nil {
+			return conv.Errorf(conv.EInvalid, "feedback: %s", err)
 		}
 	}
 	return nil

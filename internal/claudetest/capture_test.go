@@ -37,6 +37,8 @@ type captureCase struct {
 	// expect are substrings the transcript must contain: the facts the
 	// fixture pins.
 	expect []string
+	// setup prepares the working directory before the CLI starts.
+	setup func(work string) error
 }
 
 // captureRun is a capture in progress.
@@ -196,7 +198,7 @@ func TestCapture(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, cc := range captureCases {
+	for _, cc := range append(captureCases, permissionCaptures...) {
 		t.Run(cc.name, func(t *testing.T) { captureOne(t, cc, out, hooksOut) })
 	}
 }
@@ -215,6 +217,11 @@ func captureOne(t *testing.T, cc captureCase, out, hooksOut string) {
 	}
 	args = append(args, "--", cc.prompt)
 	c := &captureRun{Rig: r, target: "cap"}
+	if cc.setup != nil {
+		if err := cc.setup(r.Work); err != nil {
+			t.Fatal(err)
+		}
+	}
 	r.Spawn(c.target, args...)
 
 	t0 := time.Now()

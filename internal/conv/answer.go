@@ -22,11 +22,14 @@ type QuestionAnswer struct {
 // Page is a window of a conversation's stream as the API serves it.
 // PendingDialog is served beside the stream, never inside it.
 type Page struct {
-	TranscriptID  string    `json:"transcript_id"`
-	State         State     `json:"state"`
-	PendingDialog *Dialog   `json:"pending_dialog"`
-	Messages      []Message `json:"messages"`
-	FirstSeq      int       `json:"first_seq"`
-	LastSeq       int       `json:"last_seq"`
-	HasMoreBefore bool      `json:"has_more_before"`
+	TranscriptID  string  `json:"transcript_id"`
+	State         State   `json:"state"`
+	PendingDialog *Dialog `json:"pending_dialog"`
+	// Alert is a problem the CLI's screen shows that the stream cannot
+	// (a screen lab does not understand), served beside it; nil when none.
+	Alert         *Lifecycle `json:"alert,omitempty"`
+	Messages      []Message  `json:"messages"`
+	FirstSeq      int        `json:"first_seq"`
+	LastSeq       int        `json:"last_seq"`
+	HasMoreBefore bool       `json:"has_more_before"`
 }

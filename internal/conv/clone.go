@@ -17,6 +17,11 @@ func (d *Dialog) Clone() *Dialog {
 		}
 	}
 	c.PlanRows = slices.Clone(d.PlanRows)
+	if d.Permission != nil {
+		p := *d.Permission
+		p.Options = slices.Clone(d.Permission.Options)
+		c.Permission = &p
+	}
 	c.Outcome = d.Outcome.Clone()
 	return &c
 }

@@ -62,6 +62,18 @@ type ToolCall struct {
 	Output          string     `json:"output,omitempty"`
 	OutputBytes     int        `json:"output_bytes,omitempty"`
 	OutputTruncated bool       `json:"output_truncated,omitempty"`
+	// Decision is how the operator decided the call's permission prompt,
+	// when it went through one (whoever answered: terminal or lab).
+	Decision *Decision `json:"decision,omitempty"`
+}
+
+// Decision is the recorded answer to a tool's permission prompt.
+type Decision struct {
+	Allowed bool `json:"allowed"`
+	// Scope of an allowance: "once", or "always" (a rule was saved).
+	Scope string `json:"scope,omitempty"`
+	// Feedback is what the operator told the agent with a denial.
+	Feedback string `json:"feedback,omitempty"`
 }
 
 // Level of a lifecycle note.
@@ -83,22 +95,68 @@ type Lifecycle struct {
 type DialogKind string
 
 const (
-	DialogQuestion DialogKind = "question" // one or more questions (a form when several)
-	DialogPlan     DialogKind = "plan"     // a plan approval
+	DialogQuestion   DialogKind = "question"   // one or more questions (a form when several)
+	DialogPlan       DialogKind = "plan"       // a plan approval
+	DialogPermission DialogKind = "permission" // may the agent run this tool call?
 )
 
-// Dialog is a question or a plan approval the agent raised. Outcome nil means
-// pending; non-nil means answered, and the dialog stays in the stream as
-// history. Prompt texts and the plan are never truncated.
+// Dialog is a question, a plan approval or a permission prompt the agent
+// raised. Outcome nil means pending; non-nil means answered, and question
+// and plan dialogs stay in the stream as history (a permission prompt is
+// only ever pending: its decision shows on the tool's chip). Prompt texts,
+// the plan, commands and diffs are never truncated.
 type Dialog struct {
-	ToolID     string     `json:"tool_id"`
-	Kind       DialogKind `json:"kind"`
-	Questions  []Question `json:"questions,omitempty"`
-	Plan       string     `json:"plan,omitempty"`
-	PlanRows   []string   `json:"plan_rows,omitempty"` // approval picker rows, when known
-	Answerable bool       `json:"answerable"`
-	Outcome    *Outcome   `json:"outcome"`
+	ToolID     string      `json:"tool_id"`
+	Kind       DialogKind  `json:"kind"`
+	Questions  []Question  `json:"questions,omitempty"`
+	Plan       string      `json:"plan,omitempty"`
+	PlanRows   []string    `json:"plan_rows,omitempty"` // approval picker rows, when known
+	Permission *Permission `json:"permission,omitempty"`
+	Answerable bool        `json:"answerable"`
+	Outcome    *Outcome    `json:"outcome"`
 }
+
+// Permission is what a permission prompt asks: may the agent make this
+// tool call? Exactly one of Command, Diff/Path or Summary carries the
+// call, readable on a phone.
+type Permission struct {
+	Tool  string `json:"tool"`            // the tool's name as the agent calls it
+	Title string `json:"title,omitempty"` // the prompt's heading as the CLI shows it
+	// Question is the prompt's question ("Do you want to proceed?").
+	Question string `json:"question,omitempty"`
+	// Command and Description: a shell command to run.
+	Command     string `json:"command,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Path and Diff: a file change, the diff a unified diff lab computed
+	// (new files as all-added lines).
+	Path string `json:"path,omitempty"`
+	Diff string `json:"diff,omitempty"`
+	// Summary: any other call, its input as "key: value" lines.
+	Summary string `json:"summary,omitempty"`
+	// Options are the answers the CLI offers right now, read off its
+	// screen, in order.
+	Options []PermissionOption `json:"options"`
+}
+
+// PermissionOption is one answer a permission prompt offers.
+type PermissionOption struct {
+	Label string     `json:"label"` // as the CLI shows it
+	Role  OptionRole `json:"role"`
+	// Feedback says the option takes text for the agent (a denial that
+	// tells it what to do differently).
+	Feedback bool `json:"feedback,omitempty"`
+}
+
+// OptionRole says what a permission option does.
+type OptionRole string
+
+const (
+	RoleAllowOnce   OptionRole = "allow_once"
+	RoleAllowAlways OptionRole = "allow_always" // saves a rule (the label names it)
+	RoleSwitchMode  OptionRole = "switch_mode"  // allows and changes the session's permission mode
+	RoleDeny        OptionRole = "deny"
+	RoleUnknown     OptionRole = "unknown" // shown, but lab cannot tell what it does: not answerable
+)
 
 // Pending reports whether the dialog still waits for an answer.
 func (d *Dialog) Pending() bool { return d != nil && d.Outcome == nil }
@@ -123,7 +181,7 @@ type Option struct {
 type Outcome struct {
 	Dismissed bool             `json:"dismissed"`
 	Results   []QuestionResult `json:"results,omitempty"` // one per question, in dialog order
-	Approved  bool             `json:"approved,omitempty"`
+	Approved  bool             `json:"approved"`          // plans: approved (false for a rejection)
 	Feedback  string           `json:"feedback,omitempty"`
 }
 

@@ -4,17 +4,18 @@ import "time"
 
 // Run is an agent CLI process lab started (or adopted) in tmux.
 type Run struct {
-	ID             string `json:"id"`
-	Provider       string `json:"provider"` // which agent CLI: "claude", …
-	Cwd            string `json:"cwd"`
-	Title          string `json:"title"` // first prompt, else the directory name
-	Model          string `json:"model,omitempty"`
-	PermissionMode string `json:"permission_mode,omitempty"`
-	State          State  `json:"state"`
-	Pending        bool   `json:"pending"` // a dialog waits for the operator
-	SessionID      string `json:"session_id,omitempty"`
-	TranscriptPath string `json:"transcript_path,omitempty"`
-	CLIVersion     string `json:"cli_version,omitempty"`
+	ID             string     `json:"id"`
+	Provider       string     `json:"provider"` // which agent CLI: "claude", …
+	Cwd            string     `json:"cwd"`
+	Title          string     `json:"title"` // first prompt, else the directory name
+	Model          string     `json:"model,omitempty"`
+	PermissionMode string     `json:"permission_mode,omitempty"`
+	State          State      `json:"state"`
+	Pending        bool       `json:"pending"`         // a dialog waits for the operator
+	Alert          *Lifecycle `json:"alert,omitempty"` // what the CLI's screen shows that lab does not understand
+	SessionID      string     `json:"session_id,omitempty"`
+	TranscriptPath string     `json:"transcript_path,omitempty"`
+	CLIVersion     string     `json:"cli_version,omitempty"`
 	// CLIVerified is true when CLIVersion is one the provider's adapter
 	// was verified against; an unverified CLI is driven all the same, but
 	// the operator is told.

@@ -34,6 +34,8 @@ type Request struct {
 	Scenario string
 	// PlanPath is the plan file path the request named, if any.
 	PlanPath string
+	// Cwd is the CLI's working directory, from its system prompt.
+	Cwd string
 }
 
 // Message is one entry of a request's messages array.
@@ -143,6 +145,9 @@ type wireBlock struct {
 	IsError   bool            `json:"is_error"`
 }
 
+// cwdRE finds the working directory the CLI's system prompt names.
+var cwdRE = regexp.MustCompile(`Primary working directory: ([^\s"\\]+)`)
+
 // planPathRE finds the plan file the CLI's plan-mode instructions name.
 var planPathRE = regexp.MustCompile(`create your plan at ([^\s"\\]+\.md)`)
 
@@ -185,6 +190,9 @@ func parseMessages(r *Request, body []byte) error {
 	}
 	if m := planPathRE.FindSubmatch(body); m != nil {
 		r.PlanPath = string(m[1])
+	}
+	if m := cwdRE.FindSubmatch(body); m != nil {
+		r.Cwd = string(m[1])
 	}
 	return nil
 }

@@ -43,6 +43,10 @@ type call struct {
 	opts *Options
 }
 
+// cwdFile is name in the CLI's working directory, as the request names
+// it (the file tools want absolute paths).
+func (c *call) cwdFile(name string) string { return c.req.Cwd + "/" + name }
+
 // Keyword prefix: "lab:<name>" in a prompt picks scenario <name>.
 const keywordPrefix = "lab:"
 
@@ -55,6 +59,10 @@ var scenarios = []scenario{
 	{ScenarioInfo{"think", "lab:think", "a thinking block, then a text reply", ""}, thinkTurns},
 	{ScenarioInfo{"bash", "lab:bash", "runs `echo lab-bash-ok` with Bash, then replies with the output", ""}, bashTurns},
 	{ScenarioInfo{"permission", "lab:permission", "a Bash command that writes a file, which asks for approval in manual mode; then replies with the result", "manual"}, permissionTurns},
+	{ScenarioInfo{"twice", "lab:twice", "runs the same Bash command `echo lab-twice` two times, one after the other, then replies with the outputs (allow it always at the first prompt and the second runs without one)", "manual"}, twiceTurns},
+	{ScenarioInfo{"write", "lab:write", "creates lab-write.txt with Write (a permission prompt with the new content in manual mode), then replies with the result", "manual"}, writeTurns},
+	{ScenarioInfo{"edit", "lab:edit", "changes \"hello\" to \"hello, edited\" in lab-edit.txt with Edit (the file must exist and hold \"hello\"), then replies with the result", "manual"}, editTurns},
+	{ScenarioInfo{"fetch", "lab:fetch", "fetches http://127.0.0.1:9/lab with WebFetch (a permission prompt for another tool), then replies with the result", "manual"}, fetchTurns},
 	{ScenarioInfo{"single", "lab:single", "AskUserQuestion with one single-select question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""}, singleTurns},
 	{ScenarioInfo{"multi", "lab:multi", "AskUserQuestion with one multi-select question (Cheese, Olives, Mushrooms, Peppers); then echoes the answer", ""}, multiTurns},
 	{ScenarioInfo{"form", "lab:form", "AskUserQuestion with two questions: Color (single) and Size (multi); then echoes the answers", ""}, formTurns},
@@ -186,6 +194,48 @@ func bashTurns(c *call) []turn {
 func permissionTurns(c *call) []turn {
 	return []turn{
 		{text("I need to create a file."), tool("Bash", map[string]any{"command": "touch lab-permission-probe.txt && echo created", "description": "Create a probe file"})},
+		echoTurn(c),
+	}
+}
+
+func twiceTurns(c *call) []turn {
+	run := tool("Bash", map[string]any{"command": "sh -c 'echo lab-twice'", "description": "Print a marker"})
+	return []turn{
+		{text("I will print a marker twice."), run},
+		{text("Once more."), run},
+		echoTurn(c),
+	}
+}
+
+// WriteFile and EditFile are the files the write and edit scenarios touch,
+// relative to the run's folder; EditBefore is what the edit scenario
+// expects lab-edit.txt to hold.
+const (
+	WriteFile   = "lab-write.txt"
+	WriteBody   = "first line\nsecond line\n"
+	EditFile    = "lab-edit.txt"
+	EditBefore  = "hello"
+	EditAfter   = "hello, edited"
+	FetchTarget = "http://127.0.0.1:9/lab"
+)
+
+func writeTurns(c *call) []turn {
+	return []turn{
+		{text("I will create a file."), tool("Write", map[string]any{"file_path": c.cwdFile(WriteFile), "content": WriteBody})},
+		echoTurn(c),
+	}
+}
+
+func editTurns(c *call) []turn {
+	return []turn{
+		{text("I will edit the file."), tool("Edit", map[string]any{"file_path": c.cwdFile(EditFile), "old_string": EditBefore, "new_string": EditAfter})},
+		echoTurn(c),
+	}
+}
+
+func fetchTurns(c *call) []turn {
+	return []turn{
+		{text("I will fetch a page."), tool("WebFetch", map[string]any{"url": FetchTarget, "prompt": "Summarise the page"})},
 		echoTurn(c),
 	}
 }

@@ -135,6 +135,9 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "could not start the CLI in tmux")
 	}
 	s.log.Info("run started", "run", id, "provider", info.Name, "cwd", req.Cwd, "mode", req.PermissionMode, "model", req.Model, "cli", version)
+	if s.cfg.SeedTrust {
+		go s.watchStart(rec, p.NewDriver(version))
+	}
 	s.changed(id)
 	return s.Get(ctx, id)
 }
@@ -183,9 +186,13 @@ func (s *Service) Stop(ctx context.Context, id string) (conv.Run, error) {
 	if !rec.Live() {
 		return s.view(ctx, rec), nil
 	}
+	pid, _ := s.tmux.PanePID(ctx, paneTarget(rec.TmuxSession))
 	if err := retryTmux(ctx, func() error { return s.tmux.KillSession(ctx, rec.TmuxSession) }); err != nil {
 		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "could not end the run's tmux session")
 	}
+	// The CLI rewrites its config as it exits; a run started right after
+	// must not race that write (it could drop the new run's trust entry).
+	waitExit(ctx, pid, stopWait)
 	if _, err := s.db.EndRun(ctx, id, s.cfg.Now(), "stopped"); err != nil {
 		return conv.Run{}, err
 	}

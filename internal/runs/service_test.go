@@ -212,8 +212,8 @@ func TestLifecycleWithStubCLI(t *testing.T) {
 	var hooks struct {
 		Hooks map[string]json.RawMessage `json:"hooks"`
 	}
-	if b, err := os.ReadFile(settings); err != nil || json.Unmarshal(b, &hooks) != nil || len(hooks.Hooks) != 6 {
-		t.Fatalf("settings %s: got %v hooks (%v); want 6", settings, len(hooks.Hooks), err)
+	if b, err := os.ReadFile(settings); err != nil || json.Unmarshal(b, &hooks) != nil || len(hooks.Hooks) != len(claude.HookEvents) {
+		t.Fatalf("settings %s: got %v hooks (%v); want %d", settings, len(hooks.Hooks), err, len(claude.HookEvents))
 	}
 	// Trust was seeded into the CLI's ~/.claude.json, and nothing else.
 	var cj map[string]map[string]map[string]any

@@ -1,0 +1,197 @@
+package chat
+
+import (
+	"context"
+	"time"
+
+	"lab/internal/agent"
+	"lab/internal/conv"
+)
+
+// What the live view reads off a run's pane, besides the transcript and
+// the side channel:
+//
+//   - a pending dialog's dressing: a permission prompt's options and a
+//     plan's approval rows exist only on the screen. They are read once
+//     per dialog; a permission prompt is served only while its screen
+//     shows, so a card never offers options the CLI is not showing.
+//   - the CLI's real state when the transcript cannot tell: a turn the
+//     transcript still shows working while the CLI sits idle at its
+//     prompt (an interrupt the transcript did not record), a permission
+//     prompt for a call no hook announced, and a screen lab does not
+//     understand (served as an alert, never as a silent idle).
+//
+// Pane reads are rationed: while a dialog waits to be dressed, often;
+// otherwise only when the transcript has been quiet for a while during a
+// turn, at start-up until the CLI shows a screen lab knows, and right
+// after an interrupt.
+
+const (
+	// lookTimeout bounds one pane capture.
+	lookTimeout = 2 * time.Second
+	// lookEvery is the most often the state overlay reads the pane.
+	lookEvery = time.Second
+	// lookQuiet is how long a turn's transcript must have been still
+	// before the pane is asked whether the CLI is really working.
+	lookQuiet = 2 * time.Second
+	// dressRetry is how soon a dialog the pane does not show yet is
+	// looked for again: the hook fires just before the prompt is drawn.
+	dressRetry = 100 * time.Millisecond
+	// dressPatience is how long a permission request may go unseen on
+	// the pane before it is no longer retried quickly.
+	dressPatience = 5 * time.Second
+	// unknownAfter is how long a screen lab does not understand must stay
+	// before it is reported.
+	unknownAfter = 3 * time.Second
+)
+
+// maxRemembered bounds the per-dialog caches of dressings; dialogs are rare.
+const maxRemembered = 256
+
+// looker is the per-run pane state of a live view. It is guarded by the
+// live view's lock.
+type looker struct {
+	pane Pane
+	drv  agent.Driver
+
+	dressed map[string]*conv.Dialog // by tool id: the dressing first seen
+	asked   map[string]time.Time    // by tool id: when a permission request was first seen undressed
+
+	lastLook    time.Time
+	known       bool      // the pane has shown a screen lab understands
+	unknownFrom time.Time // when the current unknown screen was first seen
+	nudged      time.Time // an interrupt was sent: look now
+	idleMark    idleMark  // the transcript and prompt state when the pane showed the CLI idle
+	idle        bool
+	alert       *conv.Lifecycle
+}
+
+// idleMark identifies a moment of the conversation: while it holds, an
+// idle CLI seen on the pane is still idle.
+type idleMark struct {
+	bytes    int64
+	promptAt time.Time
+}
+
+func newLooker(pane Pane, drv agent.Driver) *looker {
+	return &looker{pane: pane, drv: drv, dressed: map[string]*conv.Dialog{}, asked: map[string]time.Time{}}
+}
+
+// capture reads the pane, "" when it cannot.
+func (k *looker) capture() string {
+	if k == nil || k.pane == nil || k.drv == nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), lookTimeout)
+	defer cancel()
+	c, err := k.pane.Capture(ctx)
+	if err != nil {
+		return ""
+	}
+	return c
+}
+
+// dress returns the pending dialog d as the pane shows it, and whether
+// to look again soon. A permission prompt not on screen is not pending
+// (nil); a plan without its rows on screen is served with its defaults.
+func (k *looker) dress(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
+	if d == nil || k == nil || k.drv == nil {
+		return d, false
+	}
+	needs := d.Kind == conv.DialogPermission || (d.Kind == conv.DialogPlan && len(d.PlanRows) == 0)
+	if !needs {
+		return d, false
+	}
+	if seen, ok := k.dressed[d.ToolID]; ok {
+		if d.Kind != conv.DialogPermission {
+			return seen.Clone(), false
+		}
+		// Served only while its prompt is on screen; the options stay
+		// as first read (an answer in progress changes the rows).
+		if k.drv.Look(k.capture()).Kind != agent.LookPermission {
+			return nil, false
+		}
+		return seen.Clone(), false
+	}
+	c := d.Clone()
+	if k.drv.Dress(c, k.capture()) {
+		if len(k.dressed) > maxRemembered {
+			clear(k.dressed)
+		}
+		k.dressed[d.ToolID] = c
+		delete(k.asked, d.ToolID)
+		return c.Clone(), false
+	}
+	if d.Kind != conv.DialogPermission {
+		return d, false
+	}
+	first, ok := k.asked[d.ToolID]
+	if !ok {
+		first = now
+		k.asked[d.ToolID] = now
+	}
+	return nil, now.Sub(first) < dressPatience
+}
+
+// overlay corrects the transcript's state with what the pane shows, when
+// it is time to look: working with an idle CLI is needs_input; a prompt
+// no hook announced becomes the pending dialog; a screen lab does not
+// understand becomes the alert. It returns the state, the dialog the pane
+// revealed (or nil) and whether to look again soon.
+func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration, running *conv.ToolCall, now time.Time) (conv.State, *conv.Dialog) {
+	if k == nil || k.drv == nil {
+		return state, nil
+	}
+	if k.idle && mark == k.idleMark && state == conv.StateWorking {
+		return conv.StateNeedsInput, nil // seen idle since the last change
+	}
+	k.idle = false
+	nudged := now.Sub(k.nudged) < 5*time.Second
+	due := now.Sub(k.lastLook) >= lookEvery
+	want := (!k.known && state == conv.StateIdle) || (state == conv.StateWorking && (quietFor >= lookQuiet || nudged))
+	if !due || !want {
+		return state, nil
+	}
+	k.lastLook = now
+	look := k.drv.Look(k.capture())
+	if look.Kind != agent.LookUnknown {
+		k.known, k.unknownFrom, k.alert = true, time.Time{}, nil
+	}
+	switch look.Kind {
+	case agent.LookPrompt:
+		if state == conv.StateWorking {
+			k.idle, k.idleMark = true, mark
+			return conv.StateNeedsInput, nil
+		}
+	case agent.LookPermission:
+		if running != nil {
+			if d, _ := k.dress(permissionFor(running), now); d != nil {
+				return conv.StateQuestion, d
+			}
+		}
+	case agent.LookUnknown:
+		if k.unknownFrom.IsZero() {
+			k.unknownFrom = now
+		}
+		if now.Sub(k.unknownFrom) >= unknownAfter && look.Text != "" {
+			k.alert = &conv.Lifecycle{Level: conv.LevelError, Text: "The CLI shows a screen lab does not understand; answer it at the terminal:\n\n" + look.Text}
+		}
+	}
+	return state, nil
+}
+
+// permissionFor is the dialog of a permission prompt for a call known
+// only from the transcript (no hook announced it): what the chip shows of
+// its input.
+func permissionFor(t *conv.ToolCall) *conv.Dialog {
+	p := &conv.Permission{Tool: t.Name, Options: []conv.PermissionOption{}}
+	switch t.Name {
+	case "Bash":
+		p.Command = t.Input
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		p.Path = t.Input
+	default:
+		p.Summary = t.Input
+	}
+	return &conv.Dialog{ToolID: t.ID, Kind: conv.DialogPermission, Permission: p, Answerable: true}
+}

@@ -1,0 +1,251 @@
+package claude
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"lab/internal/conv"
+	"lab/internal/udiff"
+)
+
+// This file is the permission prompt: the CLI asking the operator whether
+// the agent may make one tool call ("Do you want to proceed?"). lab learns
+// of it from the PermissionRequest hook (which carries the tool and its
+// input but no tool_use id; the PreToolUse of the same call supplies that)
+// and reads its options off the pane, by their labels, as seen on 2.1.328:
+//
+//	Bash:  1. Yes / 2. Yes, and don’t ask again for: <command> (or "always
+//	       allow access to <dir> from this project") / 3. Yes, and switch to
+//	       auto mode · … / 4. No          footer: Esc to cancel · Tab to amend
+//	Edit, Write: 1. Yes / 2. Yes, and switch to accept edits (…) / 3. No
+//	WebFetch: 1. Yes / 2. Yes, and don't ask again for <host> /
+//	       3. No, and tell Claude what to do differently (esc)
+//
+// Tab on the plain "No" row turns it into "No, and tell Claude what to do
+// differently", a text row; typed text shows as "No, <text>", and Enter
+// records it as the denial's feedback (toolUseResult "…the user
+// said:\n<text>", userFeedback). The WebFetch variant's row takes no text.
+
+// PermissionDialog builds the pending permission dialog of a tool call
+// from its hook payload: what is asked, readable on a phone. Its options
+// are not known until the pane is read (dressPermission). File changes get
+// a unified diff computed from the file on disk.
+func PermissionDialog(toolID, tool string, input []byte) *conv.Dialog {
+	p := &conv.Permission{Tool: tool, Options: []conv.PermissionOption{}}
+	var in map[string]json.RawMessage
+	_ = json.Unmarshal(input, &in)
+	str := func(k string) string {
+		var s string
+		_ = json.Unmarshal(in[k], &s)
+		return s
+	}
+	switch tool {
+	case "Bash":
+		p.Command, p.Description = str("command"), str("description")
+	case "Write":
+		p.Path = str("file_path")
+		p.Diff = writeDiff(p.Path, str("content"))
+	case "Edit":
+		p.Path = str("file_path")
+		p.Diff = editDiff(p.Path, []fileEdit{{old: str("old_string"), new: str("new_string"), all: jsTrue(in["replace_all"])}})
+	case "MultiEdit":
+		p.Path = str("file_path")
+		var edits []struct {
+			Old string `json:"old_string"`
+			New string `json:"new_string"`
+			All bool   `json:"replace_all"`
+		}
+		_ = json.Unmarshal(in["edits"], &edits)
+		fe := make([]fileEdit, len(edits))
+		for i, e := range edits {
+			fe[i] = fileEdit{old: e.Old, new: e.New, all: e.All}
+		}
+		p.Diff = editDiff(p.Path, fe)
+	case "NotebookEdit":
+		p.Path = str("notebook_path")
+		p.Summary = summarize(in, "notebook_path")
+	default:
+		p.Summary = summarize(in)
+	}
+	return &conv.Dialog{ToolID: toolID, Kind: conv.DialogPermission, Permission: p, Answerable: true}
+}
+
+// summarize renders a tool input as "key: value" lines in key order,
+// strings as they are and anything else as compact JSON, skipping keys.
+func summarize(in map[string]json.RawMessage, skip ...string) string {
+	keys := make([]string, 0, len(in))
+	for k := range in {
+		if !homeHas(skip, k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		v := string(in[k])
+		var s string
+		if json.Unmarshal(in[k], &s) == nil {
+			v = s
+		}
+		fmt.Fprintf(&b, "%s: %s\n", k, v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// maxDiffFile bounds the file read for a diff's context; a bigger file's
+// change is shown from the edit alone.
+const maxDiffFile = 4 << 20
+
+// readForDiff reads the file a change applies to, reporting false when it
+// is missing, unreadable or too big to diff against.
+func readForDiff(path string) (string, bool) {
+	if !filepath.IsAbs(path) {
+		return "", false
+	}
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxDiffFile {
+		return "", false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// writeDiff is the change writing content to path makes: a diff against
+// the file when it exists, else every line added.
+func writeDiff(path, content string) string {
+	old, _ := readForDiff(path)
+	return udiff.Unified(path, old, content)
+}
+
+type fileEdit struct {
+	old, new string
+	all      bool
+}
+
+// editDiff is the change a list of string replacements makes to path: a
+// diff of the file before and after when the file can be read and every
+// old string is found in it, else a diff of each old string against its
+// new one.
+func editDiff(path string, edits []fileEdit) string {
+	if before, ok := readForDiff(path); ok {
+		after, applied := before, true
+		for _, e := range edits {
+			if e.old == "" || !strings.Contains(after, e.old) {
+				applied = false
+				break
+			}
+			if e.all {
+				after = strings.ReplaceAll(after, e.old, e.new)
+			} else {
+				after = strings.Replace(after, e.old, e.new, 1)
+			}
+		}
+		if applied {
+			return udiff.Unified(path, before, after)
+		}
+	}
+	// Fragments of a file: their line numbers are unknown, and their
+	// missing final newline is not the file's.
+	var parts []string
+	for _, e := range edits {
+		parts = append(parts, udiff.Unified(path, lineEnd(e.old), lineEnd(e.new)))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// lineEnd gives a non-empty fragment a final newline.
+func lineEnd(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+// permissionOptions reads a permission prompt's options from its rows by
+// their labels. A row lab cannot tell the meaning of is RoleUnknown, which
+// is never answered.
+func permissionOptions(s *Screen) []conv.PermissionOption {
+	var opts []conv.PermissionOption
+	for _, r := range s.Rows {
+		if r.Number <= 0 {
+			continue
+		}
+		label := strings.Join(append([]string{r.Label}, r.More...), " ")
+		o := conv.PermissionOption{Label: label, Role: optionRole(r.Label)}
+		if o.Role == conv.RoleDeny {
+			// The plain "No" takes text after Tab when the footer offers
+			// it; the variants that already say "tell Claude" take none.
+			o.Feedback = s.Amend && strings.TrimSpace(r.Label) == "No"
+		}
+		opts = append(opts, o)
+	}
+	return opts
+}
+
+// optionRole names what a permission row does from its label.
+func optionRole(label string) conv.OptionRole {
+	l := strings.ReplaceAll(strings.TrimSpace(label), "’", "'")
+	switch {
+	case l == "Yes":
+		return conv.RoleAllowOnce
+	case strings.HasPrefix(l, "Yes, and don't ask again"), strings.HasPrefix(l, "Yes, and always allow"):
+		return conv.RoleAllowAlways
+	case strings.HasPrefix(l, "Yes, and switch to "):
+		return conv.RoleSwitchMode
+	case l == "No", strings.HasPrefix(l, "No, and tell Claude what to do differently"):
+		return conv.RoleDeny
+	}
+	return conv.RoleUnknown
+}
+
+// dressPermission fills d's options, title and question from a pane that
+// shows d's permission prompt, reporting whether it does. The prompt must
+// be about d's call: a Bash prompt shows the command, a file prompt names
+// the file, a fetch prompt the host.
+func dressPermission(d *conv.Dialog, s *Screen) bool {
+	p := d.Permission
+	if p == nil || s.Kind != ScreenPermission || len(s.Rows) == 0 || !permissionShows(p, s) {
+		return false
+	}
+	p.Title, p.Question = s.Title, s.Prompt
+	p.Options = permissionOptions(s)
+	return true
+}
+
+// permissionShows reports whether the prompt on s is about the call p.
+func permissionShows(p *conv.Permission, s *Screen) bool {
+	text := squash(s.Prompt + strings.Join(s.Body, ""))
+	switch {
+	case p.Command != "":
+		first, _, _ := strings.Cut(strings.TrimSpace(p.Command), "\n")
+		if len(first) > 60 {
+			first = first[:60]
+		}
+		return strings.Contains(text, squash(first))
+	case p.Path != "":
+		return strings.Contains(text, squash(filepath.Base(p.Path)))
+	case p.Tool == "WebFetch":
+		if u, err := url.Parse(summaryValue(p.Summary, "url")); err == nil && u.Hostname() != "" {
+			return strings.Contains(text, squash(u.Hostname()))
+		}
+	}
+	return true
+}
+
+// summaryValue returns the value of key in a summary's "key: value" lines.
+func summaryValue(summary, key string) string {
+	for _, l := range strings.Split(summary, "\n") {
+		if v, ok := strings.CutPrefix(l, key+": "); ok {
+			return v
+		}
+	}
+	return ""
+}
