@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -38,14 +37,9 @@ type foldStats struct {
 
 // runFold: lab fold [--stats] FILE.
 func runFold(ctx context.Context, args []string, env Env) error {
-	fs := flag.NewFlagSet("fold", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlags("fold", "[--stats] FILE", "Folds a Claude Code transcript (.jsonl) and prints the chat as JSON.", env)
 	stats := fs.Bool("stats", false, "fold without printing messages; print sizes and the fold time")
-	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: lab fold [--stats] FILE\n\nFolds a Claude Code transcript (.jsonl) and prints the chat as JSON.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, env); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

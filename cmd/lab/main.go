@@ -5,6 +5,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -47,19 +49,26 @@ func run(ctx context.Context, args []string, env Env) error {
 		name, args = args[0], args[1:]
 	}
 	if name == "help" {
-		usage(env.Stdout)
-		return nil
+		// `lab help CMD` is `lab CMD --help`.
+		if len(args) == 0 {
+			usage(env.Stdout)
+			return nil
+		}
+		name, args = args[0], []string{"--help"}
 	}
 	c, ok := commands[name]
 	if !ok {
 		usage(env.Stderr)
 		return fmt.Errorf("unknown command %q", name)
 	}
-	return c.run(ctx, args, env)
+	if err := c.run(ctx, args, env); !errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return nil // the usage was asked for and printed
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: lab [command] [flags]\n\ncommands:")
+	fmt.Fprintln(w, "usage: lab [command] [flags]\n\ncommands (lab help COMMAND, or COMMAND --help, for its flags):")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,15 +24,10 @@ const maxPasswordInput = 64 << 10
 // comes from the file, else from stdin when it is not a terminal (for
 // scripts), else from a prompt without echo, asked twice.
 func runPasswd(ctx context.Context, args []string, env Env) error {
-	fs := flag.NewFlagSet("passwd", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlags("passwd", "[--state-dir D] [--password-file F]", "Sets the operator password; reads stdin when it is not a terminal.", env)
 	stateFlag := fs.String("state-dir", "", "state directory (default $LAB_STATE_DIR or ~/.local/state/lab)")
 	file := fs.String("password-file", "", "read the password from the first line of this file")
-	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: lab passwd [--state-dir D] [--password-file F]\n\nSets the operator password; reads stdin when it is not a terminal.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, env); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

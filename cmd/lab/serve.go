@@ -18,6 +18,7 @@ import (
 	"lab/internal/claude"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
+	"lab/internal/folders"
 	"lab/internal/httpapi"
 	"lab/internal/runs"
 	"lab/internal/store"
@@ -43,9 +44,14 @@ type serveConfig struct {
 	ClaudeEnv []string // KEY=VALUE added to every run's environment
 	BaseURL   string
 	Home      string // whose ~/.claude lab reads and runs use
-	SeedTrust bool
-	Demo      bool
-	LogLevel  string
+	// UserHome is the operator's own home: what "~" means in a folder,
+	// and the folder picker's default root (the demo's Home is private).
+	UserHome string
+	// FolderRoots are where the folder picker may list; default UserHome.
+	FolderRoots []string
+	SeedTrust   bool
+	Demo        bool
+	LogLevel    string
 	// AllowedHosts are extra Host names to answer to besides loopback's.
 	AllowedHosts []string
 }
@@ -64,8 +70,11 @@ func (e *envList) Set(v string) error {
 }
 
 func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	name, about := "serve", "Serves the API and the web app; runs use the claude on PATH and your own ~/.claude."
+	if demo {
+		name, about = "demo", "Serves lab with a built-in scripted model instead of the real API: no key needed.\nRuns get a private HOME in the state folder; a lab:<scenario> keyword in a prompt\npicks the script (the New run screen lists them)."
+	}
+	fs := newFlags(name, "[flags]", about, env)
 	get := func(k, def string) string {
 		if v := env.Getenv(k); v != "" {
 			return v
@@ -81,8 +90,9 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.StringVar(&c.BaseURL, "base-url", get("LAB_BASE_URL", ""), "the external URL when behind a proxy, e.g. https://lab.example.org (env LAB_BASE_URL); https makes cookies Secure")
 	fs.BoolVar(&c.SeedTrust, "seed-trust", get("LAB_SEED_TRUST", "true") != "false", "mark a run's folder trusted in ~/.claude.json before starting it (env LAB_SEED_TRUST)")
 	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
+	fs.Var((*pathList)(&c.FolderRoots), "folder-roots", "colon-separated folders the new-run folder picker may list under (env LAB_FOLDER_ROOTS; default your home)")
 	fs.StringVar(&c.LogLevel, "log-level", get("LAB_LOG_LEVEL", "info"), "debug, info, warn or error")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, env); err != nil {
 		return c, err
 	}
 	if fs.NArg() > 0 {
@@ -90,6 +100,9 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	}
 	if v := env.Getenv("LAB_ALLOWED_HOSTS"); v != "" && len(c.AllowedHosts) == 0 {
 		(*hostList)(&c.AllowedHosts).Set(v)
+	}
+	if v := env.Getenv("LAB_FOLDER_ROOTS"); v != "" && len(c.FolderRoots) == 0 {
+		(*pathList)(&c.FolderRoots).Set(v)
 	}
 	dir, err := StateDir(c.StateDir, env.Getenv)
 	if err != nil {
@@ -99,7 +112,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	if demo && !explicitStateDir(fs, env) {
 		c.StateDir = filepath.Join(dir, "demo")
 	}
-	c.Home = home
+	c.Home, c.UserHome = home, home
 	if demo {
 		// The demo never touches the operator's own Claude Code setup.
 		c.Home = filepath.Join(c.StateDir, "home")
@@ -166,6 +179,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		ExtraEnv:  extraEnv,
 		Home:      c.Home,
 		SeedTrust: c.SeedTrust,
+		UserHome:  c.UserHome,
 		Logger:    log,
 	})
 	if err != nil {
@@ -187,9 +201,11 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	for _, p := range providers {
 		shelves = append(shelves, chat.Shelf{Provider: p.Info().Name, History: p.NewHistory(c.Home), NewFold: p.NewFold})
 	}
-	lib := chat.NewLibrary(shelves, func(ctx context.Context) map[string]string {
+	lib := chat.NewLibrary(shelves, func(ctx context.Context) map[string]chat.Owner {
 		return sessionOwners(ctx, db)
 	})
+	// Index the history in the background, so the first search is quick.
+	go lib.Warm(ctx)
 	svc, err := chat.NewService(ctx, chat.ServiceConfig{
 		Runs:      runnerAdapter{rs},
 		Providers: providers,
@@ -206,6 +222,13 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	}
 	defer svc.Close()
 
+	picker, err := folders.New(c.FolderRoots, c.UserHome, func(ctx context.Context) []string {
+		return recentFolders(ctx, rs, lib)
+	})
+	if err != nil {
+		return err
+	}
+
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -221,9 +244,16 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		log.Warn("listening beyond loopback: lab is reachable from the network", "addr", addr)
 		hosts = c.AllowedHosts
 	}
+	var infos []conv.ProviderInfo
+	for _, p := range providers {
+		infos = append(infos, p.Info())
+	}
 	api, err := httpapi.New(httpapi.Config{
-		Store: db, Runs: svc, Sessions: sessionsAdapter{lib}, Broker: broker,
+		Providers: infos,
+		Store:     db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
+		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker}, Continuity: svc,
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
+		Scenarios: demoScenarios(c.Demo),
 	})
 	if err != nil {
 		ln.Close()
@@ -267,8 +297,8 @@ func isLoopback(a net.Addr) bool {
 // runs at it, with a private HOME whose Claude Code setup is pre-seeded.
 func startDemoModel(c serveConfig, env map[string]string, log *slog.Logger) (func(), error) {
 	fake := fakeclaudeapi.New(fakeclaudeapi.Options{})
-	if err := fake.Start("127.0.0.1:0"); err != nil {
-		return nil, fmt.Errorf("demo model: %w", err)
+	if err := startAtSavedAddr(fake, c.StateDir, log); err != nil {
+		return nil, err
 	}
 	const key = "sk-lab-demo-key"
 	if err := claude.SeedHome(c.Home, key); err != nil {
@@ -310,6 +340,10 @@ func (a sessionsAdapter) List(ctx context.Context, q httpapi.SessionQuery) (http
 		return httpapi.SessionList{}, err
 	}
 	return httpapi.SessionList{Sessions: l.Sessions, Total: l.Total, HasMore: l.NextOffset > 0}, nil
+}
+
+func (a sessionsAdapter) Get(ctx context.Context, id string) (conv.Session, error) {
+	return a.lib.Session(ctx, id)
 }
 
 func (a sessionsAdapter) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
@@ -359,14 +393,23 @@ func (a runnerAdapter) Side(ctx context.Context, id string) (agent.Side, error) 
 	return a.rs.Side(ctx, id)
 }
 
-// Pane types into the run's tmux pane. A run that ended gets a pane that
-// refuses every key, so a late action fails cleanly.
+func (a runnerAdapter) External(ctx context.Context) ([]conv.ExternalSession, error) {
+	return a.rs.External(ctx)
+}
+func (a runnerAdapter) Attach(ctx context.Context, provider string, pid int) (conv.Run, error) {
+	return a.rs.Attach(ctx, provider, pid)
+}
+
+// Pane types into the run's tmux pane (an attached run's pane is checked
+// to still host its process first). A run that ended, or an attached run
+// lab can only follow, gets a pane that refuses every key, so an action
+// fails cleanly.
 func (a runnerAdapter) Pane(id string) chat.Pane {
-	target, err := a.rs.Target(context.Background(), id)
+	t, err := a.rs.Terminal(context.Background(), id)
 	if err != nil {
 		return deadPane{err}
 	}
-	return chat.TmuxPane{Server: a.rs.Tmux(), Target: target}
+	return t
 }
 
 type deadPane struct{ err error }
@@ -375,13 +418,17 @@ func (d deadPane) SendKey(context.Context, string) error   { return d.err }
 func (d deadPane) Paste(context.Context, string) error     { return d.err }
 func (d deadPane) Capture(context.Context) (string, error) { return "", d.err }
 
-// sessionOwners maps each session id to the run that had it.
-func sessionOwners(ctx context.Context, db *store.DB) map[string]string {
-	m, err := db.RunSessions(ctx)
+// sessionOwners maps each session id to the run that last had it.
+func sessionOwners(ctx context.Context, db *store.DB) map[string]chat.Owner {
+	m, err := db.SessionOwners(ctx)
 	if err != nil {
 		return nil
 	}
-	return m
+	out := make(map[string]chat.Owner, len(m))
+	for s, o := range m {
+		out[s] = chat.Owner{RunID: o.RunID, Live: o.Live}
+	}
+	return out
 }
 
 // registerGauges exposes runs by state and the live tailers' lag.

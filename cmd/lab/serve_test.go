@@ -61,10 +61,17 @@ func startLab(t *testing.T) *labServer {
 	return l
 }
 
-// startLabAt serves from the given state dir and HOME until stop.
+// startLabAt serves `lab demo` from the given state dir and HOME until
+// stop.
 func startLabAt(t *testing.T, state, home string) *labServer {
 	t.Helper()
-	bin := claudetest.CLI(t)
+	return serveLab(t, state, home, true, "--claude-bin", claudetest.CLI(t))
+}
+
+// serveLab serves lab (demo or serve) from the given state dir and HOME
+// with extra flags until stop.
+func serveLab(t *testing.T, state, home string, demo bool, flags ...string) *labServer {
+	t.Helper()
 	log := &syncBuf{}
 	env := Env{Stdout: io.Discard, Stderr: log, Getenv: func(k string) string {
 		if k == "HOME" {
@@ -72,7 +79,7 @@ func startLabAt(t *testing.T, state, home string) *labServer {
 		}
 		return ""
 	}}
-	c, err := parseServe([]string{"--addr", "127.0.0.1:0", "--state-dir", state, "--claude-bin", bin}, env, true)
+	c, err := parseServe(append([]string{"--addr", "127.0.0.1:0", "--state-dir", state}, flags...), env, demo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,6 +370,19 @@ func TestParseServeDefaults(t *testing.T) {
 	}
 	if d.StateDir != "/home/op/.local/state/lab/demo" || d.Home != "/home/op/.local/state/lab/demo/home" || !strings.HasSuffix(d.ClaudeBin, "/tools/claude-"+claude.PinnedVersion+"/node_modules/@anthropic-ai/claude-code/bin/claude.exe") {
 		t.Fatalf("demo defaults: got %+v; want a private state dir, HOME and the pinned CLI", d)
+	}
+	if c.UserHome != "/home/op" || d.UserHome != "/home/op" || c.FolderRoots != nil {
+		t.Fatalf("got user home %q (demo %q), roots %v; want ~ to mean the operator's home in both, roots defaulted later", c.UserHome, d.UserHome, c.FolderRoots)
+	}
+	f, err := parseServe([]string{"--folder-roots", "/srv/a:/srv/b"}, env, false)
+	if err != nil || fmt.Sprint(f.FolderRoots) != "[/srv/a /srv/b]" {
+		t.Fatalf("--folder-roots: got %v, %v", f.FolderRoots, err)
+	}
+	envRoots := Env{Stderr: io.Discard, Getenv: func(k string) string {
+		return map[string]string{"HOME": "/home/op", "LAB_FOLDER_ROOTS": "/x:/y/z"}[k]
+	}}
+	if g, err := parseServe(nil, envRoots, false); err != nil || fmt.Sprint(g.FolderRoots) != "[/x /y/z]" {
+		t.Fatalf("LAB_FOLDER_ROOTS: got %v, %v", g.FolderRoots, err)
 	}
 	for _, bad := range [][]string{{"--claude-env", "NOVALUE"}, {"extra"}, {"--log-level", "loud", "--nope"}} {
 		if _, err := parseServe(bad, env, false); err == nil {

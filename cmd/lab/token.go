@@ -2,28 +2,37 @@ package main
 
 import (
 	"context"
-	"flag"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
+
+	"lab/internal/store"
 )
 
 func init() {
 	commands["token"] = command{summary: "create, list or revoke API tokens for scripts", run: runToken}
 }
 
-const tokenUsage = `usage:
-  lab token create NAME        print a new bearer token (shown only once)
-  lab token list               list tokens
-  lab token revoke NAME-or-ID  revoke a token at once
-flags (anywhere): --state-dir D`
+const tokenAbout = `Actions:
+  create NAME        print a new bearer token (shown only once)
+  list               list tokens
+  revoke NAME-or-ID  revoke a token at once
+
+Flags may come anywhere. The database must exist already (lab creates it
+when it first serves); --create makes a new one instead.`
 
 // runToken: lab token create NAME | list | revoke NAME-or-ID.
 func runToken(ctx context.Context, args []string, env Env) error {
-	fs := flag.NewFlagSet("token", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlags("token", "create NAME | list | revoke NAME-or-ID [--state-dir D] [--create]", tokenAbout, env)
 	stateFlag := fs.String("state-dir", "", "state directory (default $LAB_STATE_DIR or ~/.local/state/lab)")
-	fs.Usage = func() { fmt.Fprintln(env.Stderr, tokenUsage) }
+	create := fs.Bool("create", false, "create the database when there is none in the state directory")
+	if wantsHelp(args) {
+		fs.SetOutput(env.Stdout)
+	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -47,7 +56,7 @@ func runToken(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	db, err := OpenStore(ctx, dir)
+	db, err := openForToken(ctx, dir, *create, env)
 	if err != nil {
 		return err
 	}
@@ -92,3 +101,30 @@ func runToken(ctx context.Context, args []string, env Env) error {
 }
 
 func tokenTime(t time.Time) string { return t.Local().Format("2006-01-02 15:04") }
+
+// openForToken opens the state directory's database and says on stderr
+// which one it is: tokens only work on the server that reads the same
+// file, and a state directory picked by default may not be the one lab
+// serves from. A missing database is an error unless create is set, so a
+// typo or a forgotten --state-dir never silently makes a new, unused one.
+func openForToken(ctx context.Context, dir string, create bool, env Env) (*store.DB, error) {
+	path := DBPath(dir)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) && !create {
+		hint := ""
+		if demo := DBPath(filepath.Join(dir, "demo")); fileExists(demo) {
+			hint = fmt.Sprintf(" (lab demo keeps its database in %s: add --state-dir %s)", demo, filepath.Dir(demo))
+		}
+		return nil, fmt.Errorf("no lab database at %s%s; pass --state-dir (or set LAB_STATE_DIR) to the folder lab serves from, or --create to make a new database there", path, hint)
+	}
+	db, err := OpenStore(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(env.Stderr, "using the database %s\n", path)
+	return db, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

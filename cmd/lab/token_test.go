@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,11 +12,23 @@ import (
 
 func TestTokenLifecycle(t *testing.T) {
 	e := newTestEnv(t, "")
-	if err := e.run("token", "list"); err != nil || !strings.Contains(e.stdout.String(), "no API tokens") {
-		t.Fatalf("empty list: %v %q", err, e.stdout)
+	// No database yet: refused, naming the file and the way out, and
+	// nothing is created.
+	dbFile := filepath.Join(e.state, "lab.db")
+	for _, args := range [][]string{{"token", "list"}, {"token", "create", "ci"}, {"token", "revoke", "ci"}} {
+		err := e.run(args...)
+		if err == nil || !strings.Contains(err.Error(), dbFile) || !strings.Contains(err.Error(), "--create") {
+			t.Fatalf("%q without a database: got %v; want an error naming %s and --create", args, err, dbFile)
+		}
+		if _, err := os.Stat(dbFile); err == nil {
+			t.Fatalf("%q created %s", args, dbFile)
+		}
 	}
-	if err := e.run("token", "create", "ci"); err != nil {
-		t.Fatalf("create: %v", err)
+	if err := e.run("token", "create", "ci", "--create"); err != nil {
+		t.Fatalf("create --create: %v", err)
+	}
+	if !strings.Contains(e.stderr.String(), "using the database "+dbFile) {
+		t.Errorf("stderr %q; want it to name the database", e.stderr)
 	}
 	secret := strings.TrimSpace(e.stdout.String())
 	if !strings.HasPrefix(secret, "lab_") || strings.Contains(secret, "\n") {
@@ -23,9 +37,13 @@ func TestTokenLifecycle(t *testing.T) {
 	if !strings.Contains(e.stderr.String(), "only this once") {
 		t.Errorf("stderr %q; want the shown-once warning", e.stderr)
 	}
+	// The database exists now: no flag needed, and it is named again.
+	if err := e.run("token", "list"); err != nil || !strings.Contains(e.stdout.String(), "ci") || !strings.Contains(e.stderr.String(), dbFile) {
+		t.Fatalf("list: %v %q %q", err, e.stdout, e.stderr)
+	}
 	// Flags after the positional arguments work too.
 	other := t.TempDir()
-	if err := e.run("token", "create", "elsewhere", "--state-dir", other); err != nil {
+	if err := e.run("token", "create", "elsewhere", "--state-dir", other, "--create"); err != nil {
 		t.Fatalf("create --state-dir after NAME: %v", err)
 	}
 	if err := e.run("token", "create", "ci"); err == nil || !strings.Contains(err.Error(), "already exists") {

@@ -75,8 +75,9 @@ type Command struct {
 
 // Fold turns a CLI's transcript into the chat stream incrementally: bytes
 // written in any split fold to exactly what the whole file folds to, and
-// the same bytes always give the same seqs. Only a tool getting its result
-// and a dialog getting its outcome change a message behind the end. A Fold
+// the same bytes always give the same seqs. Only a tool getting its result,
+// a dialog getting its outcome and an approved plan getting its approval
+// mode change a message behind the end. A Fold
 // is not safe for concurrent use.
 type Fold interface {
 	// Write feeds appended transcript bytes; an incomplete last line is

@@ -14,8 +14,9 @@ import (
 type Library struct {
 	shelves []Shelf
 	views   *viewCache
+	index   *Index
 	// owners maps a session id to the run that owns it; may be nil.
-	owners func(ctx context.Context) map[string]string
+	owners func(ctx context.Context) map[string]Owner
 }
 
 // Default bounds of the history view cache: a few transcripts, and no more
@@ -33,12 +34,20 @@ type Shelf struct {
 	NewFold  func() agent.Fold
 }
 
+// Owner is the run that last had a session (a resumed or attached run
+// takes it over), and whether that run is live.
+type Owner struct {
+	RunID string
+	Live  bool
+}
+
 // NewLibrary returns a Library over the shelves (one per provider). owners,
 // when set, names the run owning each session.
-func NewLibrary(shelves []Shelf, owners func(ctx context.Context) map[string]string) *Library {
+func NewLibrary(shelves []Shelf, owners func(ctx context.Context) map[string]Owner) *Library {
 	return &Library{
 		shelves: shelves,
 		views:   newViewCache(libraryMaxViews, libraryMaxBytes),
+		index:   NewIndex(),
 		owners:  owners,
 	}
 }
@@ -53,8 +62,11 @@ func (l *Library) shelf(provider string) *Shelf {
 	return nil
 }
 
-// SessionFilter selects sessions: Q matches the project path or title,
-// case-insensitively; Offset and Limit page through the newest-first list.
+// SessionFilter selects sessions: Q matches when the project path or the
+// title contains it, or (unless it holds a "/", which makes it a path)
+// when the conversation holds every word of it as word prefixes (see
+// Index.Search), case-insensitively; Offset and Limit page through the
+// newest-first list.
 type SessionFilter struct {
 	Q      string
 	Offset int
@@ -69,31 +81,35 @@ type SessionList struct {
 	NextOffset int `json:"next_offset,omitempty"`
 }
 
-// List returns the sessions matching f, newest first.
+// List returns the sessions matching f, newest first, each with its
+// message count and last activity. It brings the index up to date first,
+// which folds only what transcripts gained since the last call.
 func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error) {
-	var all []conv.Session
-	for _, sh := range l.shelves {
-		list, err := sh.History.List()
-		if err != nil {
-			return SessionList{}, err
-		}
-		for i := range list {
-			list[i].Provider = sh.Provider
-		}
-		all = append(all, list...)
+	all, err := l.update()
+	if err != nil {
+		return SessionList{}, err
 	}
-	sortSessions(all)
-	var owners map[string]string
+	var owners map[string]Owner
 	if l.owners != nil {
 		owners = l.owners(ctx)
 	}
 	q := strings.ToLower(strings.TrimSpace(f.Q))
+	var said map[string]bool
+	if q != "" && !strings.Contains(q, "/") {
+		// A query with a slash is a path: it asks for a folder, and its
+		// words would match every conversation that mentions them.
+		said = l.index.Search(q)
+	}
 	matched := all[:0]
 	for _, s := range all {
-		if q != "" && !strings.Contains(strings.ToLower(s.ProjectPath), q) && !strings.Contains(strings.ToLower(s.Title), q) {
+		if q != "" && !said[s.TranscriptPath] && !strings.Contains(strings.ToLower(s.ProjectPath), q) && !strings.Contains(strings.ToLower(s.Title), q) {
 			continue
 		}
-		s.RunID = owners[s.ID]
+		o := owners[s.ID]
+		s.RunID, s.RunLive = o.RunID, o.Live
+		if st, ok := l.index.Stats(s.TranscriptPath); ok {
+			s.Messages, s.LastActivity = st.Messages, st.LastActivity
+		}
 		matched = append(matched, s)
 	}
 	out := SessionList{Total: len(matched), Sessions: []conv.Session{}}
@@ -106,6 +122,49 @@ func (l *Library) List(ctx context.Context, f SessionFilter) (SessionList, error
 		out.Sessions = append(out.Sessions, matched[f.Offset:end]...)
 	}
 	return out, nil
+}
+
+// update lists every shelf's sessions, newest first, and brings the index
+// in line with them.
+func (l *Library) update() ([]conv.Session, error) {
+	var all []conv.Session
+	var files []IndexFile
+	for _, sh := range l.shelves {
+		list, err := sh.History.List()
+		if err != nil {
+			return nil, err
+		}
+		for i := range list {
+			list[i].Provider = sh.Provider
+			files = append(files, IndexFile{Path: list[i].TranscriptPath, Size: list[i].Size, ModTime: list[i].ModTime, NewFold: sh.NewFold})
+		}
+		all = append(all, list...)
+	}
+	sortSessions(all)
+	l.index.Update(files)
+	return all, nil
+}
+
+// Session returns one session as List shows it.
+func (l *Library) Session(ctx context.Context, id string) (conv.Session, error) {
+	list, err := l.List(ctx, SessionFilter{})
+	if err != nil {
+		return conv.Session{}, err
+	}
+	for _, s := range list.Sessions {
+		if s.ID == id {
+			return s, nil
+		}
+	}
+	return conv.Session{}, conv.Errorf(conv.ENotFound, "no session %s", id)
+}
+
+// Warm builds the index ahead of the first history visit, which would
+// otherwise wait for every transcript to be folded once.
+func (l *Library) Warm(ctx context.Context) {
+	if ctx.Err() == nil {
+		l.update()
+	}
 }
 
 // Messages returns a window of session id's chat. History is read-only, so

@@ -33,14 +33,16 @@ func TestLibraryListsFiltersAndPages(t *testing.T) {
 		line := mustJSON(map[string]any{"type": "user", "cwd": s.cwd, "message": map[string]any{"role": "user", "content": s.title}})
 		writeSession(t, root, s.slug, fmt.Sprintf("sess-%d", i), base.Add(time.Duration(i)*time.Minute), line)
 	}
-	lib := NewLibrary(testShelves(root), func(context.Context) map[string]string { return map[string]string{"sess-1": "run-9"} })
+	lib := NewLibrary(testShelves(root), func(context.Context) map[string]Owner {
+		return map[string]Owner{"sess-1": {RunID: "run-9", Live: true}}
+	})
 	ctx := context.Background()
 
 	all, err := lib.List(ctx, SessionFilter{Limit: 10})
 	if err != nil || all.Total != 4 || len(all.Sessions) != 4 || all.Sessions[0].ID != "sess-3" {
 		t.Fatalf("got %+v, %v; want 4 sessions newest (sess-3) first", all, err)
 	}
-	if all.Sessions[2].RunID != "run-9" {
+	if all.Sessions[2].RunID != "run-9" || !all.Sessions[2].RunLive {
 		t.Fatalf("got run id %q on sess-1; want run-9", all.Sessions[2].RunID)
 	}
 	api, _ := lib.List(ctx, SessionFilter{Q: "SRV/API", Limit: 10})

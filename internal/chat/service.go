@@ -28,6 +28,10 @@ type Runner interface {
 	Side(ctx context.Context, id string) (agent.Side, error)
 	// Pane returns the run's terminal for keystrokes.
 	Pane(id string) Pane
+	// External lists the CLI processes lab did not start; Attach makes a
+	// run follow one of them (ENotFound, EConflict when already followed).
+	External(ctx context.Context) ([]conv.ExternalSession, error)
+	Attach(ctx context.Context, provider string, pid int) (conv.Run, error)
 }
 
 // Actions act on one running run: they are the answer recipes, replies and
@@ -308,6 +312,9 @@ func (s *Service) actionsOf(ctx context.Context, id string) (Actions, error) {
 	l := s.liveOf(id)
 	if r.State == conv.StateEnded || l == nil {
 		return nil, conv.Errorf(conv.EConflict, "run %s has ended", id)
+	}
+	if r.Attached != nil && r.Attached.ReadOnly != "" {
+		return nil, conv.Errorf(conv.EConflict, "lab can only follow this session: %s", r.Attached.ReadOnly)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -102,6 +102,12 @@ func (r *stubRunner) Side(ctx context.Context, id string) (agent.Side, error) {
 	return claude.OpenSpool(r.SpoolDir(id)), nil
 }
 func (r *stubRunner) Pane(id string) Pane { return nil }
+func (r *stubRunner) External(ctx context.Context) ([]conv.ExternalSession, error) {
+	return nil, nil
+}
+func (r *stubRunner) Attach(ctx context.Context, provider string, pid int) (conv.Run, error) {
+	return conv.Run{}, conv.Errorf(conv.ENotFound, "no process %d", pid)
+}
 
 // spoolEvent writes a hook payload the way the hook command does.
 func spoolEvent(t testing.TB, dir, event string, payload map[string]any) {
@@ -163,6 +169,9 @@ type nopSessions struct{}
 
 func (nopSessions) List(ctx context.Context, q httpapi.SessionQuery) (httpapi.SessionList, error) {
 	return httpapi.SessionList{}, nil
+}
+func (nopSessions) Get(ctx context.Context, id string) (conv.Session, error) {
+	return conv.Session{}, conv.Errorf(conv.ENotFound, "none")
 }
 func (nopSessions) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
 	return conv.Page{}, conv.Errorf(conv.ENotFound, "none")

@@ -37,6 +37,13 @@ type Fold struct {
 	backMark int // Len at the previous TakeBackpatch
 	backMin  int // lowest changed seq <= backMark since then, 0 if none
 
+	// approvedPlan is 1 + the index of a plan just approved whose approval
+	// mode the following attachment lines may still tell (0: none), and
+	// planExited says the plan_mode_exit attachment came (see
+	// fold_approval.go).
+	approvedPlan int
+	planExited   bool
+
 	partial       []byte // the held incomplete last line
 	partialPeeked bool   // the held line's prefix already asked for a full parse
 	reading       bool   // inside ReadFrom: keep the line buffer between lines

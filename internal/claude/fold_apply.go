@@ -26,9 +26,12 @@ func (f *Fold) apply(ln *foldLine) bool {
 	case `"user"`:
 		return f.applyUser(ln)
 	case `"assistant"`:
+		f.settleApproval()
 		return f.applyAssistant(ln)
 	case `"system"`:
 		f.applySystem(ln)
+	case `"attachment"`:
+		f.applyAttachment(ln)
 	}
 	return true // bookkeeping whose type is not its first key
 }
@@ -100,6 +103,7 @@ func (f *Fold) userPrompt(s string, t time.Time) {
 	if strings.TrimSpace(s) == "" {
 		return
 	}
+	f.settleApproval()
 	f.dismissPending(t)
 	f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: s})
 	f.tail = conv.StateWorking
@@ -331,11 +335,14 @@ func (f *Fold) toolUse(bl *foldBlock, t time.Time) {
 		f.pending = append(f.pending, i)
 		return
 	}
+	detail, cut := foldToolDetail(name, bl.input)
 	i := f.push(conv.Message{Kind: conv.KindTool, Time: t, Tool: &conv.ToolCall{
-		ID:     id,
-		Name:   name,
-		Input:  foldToolSummary(name, bl.input),
-		Status: conv.ToolRunning,
+		ID:              id,
+		Name:            name,
+		Input:           foldToolSummary(name, bl.input),
+		Detail:          detail,
+		DetailTruncated: cut,
+		Status:          conv.ToolRunning,
 	}})
 	if id != "" {
 		f.tools[id] = i

@@ -82,6 +82,9 @@ func (f *Fold) resolveDialog(i int, out *conv.Outcome, t time.Time) {
 	d.Outcome = out
 	d.Answerable = false
 	f.changed(i)
+	if d.Kind == conv.DialogPlan && out != nil && out.Approved {
+		f.watchApproval(i)
+	}
 	for k, p := range f.pending {
 		if p == i {
 			f.pending = append(f.pending[:k], f.pending[k+1:]...)

@@ -195,7 +195,8 @@ func diffFold(a, b *Fold) string {
 // TestFoldSeqsStableUnderAppend checks the reparse-stability promise: after
 // each appended line, every message already served either is unchanged or
 // changed only as a back-patch (a tool got its result, a dialog its
-// outcome), and TakeBackpatch reports the lowest such seq.
+// outcome, an approved plan its approval mode), and TakeBackpatch reports
+// the lowest such seq.
 func TestFoldSeqsStableUnderAppend(t *testing.T) {
 	for _, fx := range foldFixtures(t) {
 		t.Run(fx.name, func(t *testing.T) {
@@ -224,7 +225,8 @@ func TestFoldSeqsStableUnderAppend(t *testing.T) {
 						continue
 					}
 					backpatch := (p.Tool != nil && p.Tool.Status == "running" && c.Tool.Status != "running") ||
-						(p.Dialog != nil && p.Dialog.Outcome == nil && c.Dialog.Outcome != nil)
+						(p.Dialog != nil && p.Dialog.Outcome == nil && c.Dialog.Outcome != nil) ||
+						approvalModeLearned(p.Dialog, c.Dialog)
 					if !backpatch {
 						t.Fatalf("seq %d changed without being a back-patch: got %+v; was %+v", p.Seq, c, p)
 					}
@@ -306,4 +308,15 @@ func TestFoldReadFromError(t *testing.T) {
 	if !errors.Is(err, boom) || n != int64(len(line)+20) || f.Len() != 1 || f.Bytes() != n {
 		t.Errorf("ReadFrom = %d, %v with %d messages, %d bytes; want %d, %v, 1 message", n, err, f.Len(), f.Bytes(), len(line)+20, boom)
 	}
+}
+
+// approvalModeLearned reports whether an approved plan's outcome changed
+// only by gaining its approval mode.
+func approvalModeLearned(was, now *conv.Dialog) bool {
+	if was == nil || now == nil || was.Outcome == nil || now.Outcome == nil || !was.Outcome.Approved || was.Outcome.ApprovalMode != "" || now.Outcome.ApprovalMode == "" {
+		return false
+	}
+	o := *now.Outcome
+	o.ApprovalMode = ""
+	return reflect.DeepEqual(&o, was.Outcome)
 }

@@ -163,3 +163,28 @@ func foldOneLine(s string, max int) string {
 	}
 	return s
 }
+
+// foldToolDetail gives the input text a chip shows when expanded, where
+// the summary cannot hold it: a Bash command that is longer than one line
+// or than the summary, the content a Write puts in its file. It is cut to
+// foldOutputMax bytes like an output.
+func foldToolDetail(name string, input []byte) (detail string, truncated bool) {
+	var key string
+	switch name {
+	case "Bash":
+		key = "command"
+	case "Write":
+		key = "content"
+	default:
+		return "", false
+	}
+	raw := jsMember(input, key)
+	s, full, ok := jsStringPrefix(raw, foldOutputMax)
+	if !ok || strings.TrimSpace(s) == "" {
+		return "", false
+	}
+	if name == "Bash" && full <= foldSummaryMax && !strings.Contains(strings.TrimSpace(s), "\n") {
+		return "", false // the summary holds it all
+	}
+	return s, full > len(s)
+}

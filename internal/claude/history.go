@@ -91,6 +91,7 @@ func (h *History) List() ([]conv.Session, error) {
 			out = append(out, conv.Session{
 				ID: id, ProjectPath: project, Title: e.title,
 				Size: info.Size(), ModTime: info.ModTime().UTC(),
+				TranscriptPath: path,
 			})
 		}
 	}

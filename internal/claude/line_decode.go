@@ -87,6 +87,7 @@ type foldLine struct {
 	compactMeta    []byte
 	retryAttempt   []byte
 	maxRetries     []byte
+	attachment     []byte
 }
 
 // parse fills ln from a complete line, reporting false when the line is
@@ -134,6 +135,8 @@ func (ln *foldLine) parse(b []byte) bool {
 			ln.retryAttempt = v
 		case "maxRetries":
 			ln.maxRetries = v
+		case "attachment":
+			ln.attachment = v
 		}
 	}
 	if o.bad {

@@ -36,7 +36,7 @@ var modes = []conv.PermissionMode{
 
 // Info names the provider and its permission modes.
 func (Provider) Info() conv.ProviderInfo {
-	return conv.ProviderInfo{Name: Name, Label: "Claude Code", Modes: modes, DefaultMode: "auto"}
+	return conv.ProviderInfo{Name: Name, Label: "Claude Code", Modes: modes, DefaultMode: "auto", Resume: true, Attach: true}
 }
 
 // ResolveBin finds the claude binary (see ResolveBin); its error says how
@@ -76,6 +76,9 @@ func (Provider) CheckStart(req conv.StartRequest, euid int) error {
 	if req.Model != "" && !ValidModel(req.Model) {
 		return conv.Errorf(conv.EInvalid, "invalid model name %q", req.Model)
 	}
+	if req.Resume != "" && !ValidSessionID(req.Resume) {
+		return conv.Errorf(conv.EInvalid, "invalid session id %q to resume", req.Resume)
+	}
 	return nil
 }
 
@@ -92,7 +95,7 @@ func (Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, 
 		}
 	}
 	r := spec.Request
-	argv := SpawnArgv(SpawnOptions{Bin: spec.Bin, Settings: settings, Model: r.Model, PermissionMode: r.PermissionMode, Prompt: r.Prompt})
+	argv := SpawnArgv(SpawnOptions{Bin: spec.Bin, Settings: settings, Model: r.Model, PermissionMode: r.PermissionMode, Resume: r.Resume, Prompt: r.Prompt})
 	return agent.Command{Argv: argv}, nil
 }
 

@@ -43,6 +43,9 @@ type SpawnOptions struct {
 	Model          string // --model, optional
 	PermissionMode string // --permission-mode, optional
 	Prompt         string // the first prompt, optional
+	// Resume continues a session (--resume <id>). On 2.1.328 the CLI
+	// keeps the session id and appends to the same transcript file.
+	Resume string
 }
 
 // SpawnArgv is the command line for o. The prompt goes after "--" so a
@@ -57,6 +60,9 @@ func SpawnArgv(o SpawnOptions) []string {
 	}
 	if o.PermissionMode != "" {
 		argv = append(argv, "--permission-mode", o.PermissionMode)
+	}
+	if o.Resume != "" {
+		argv = append(argv, "--resume", o.Resume)
 	}
 	if o.Prompt != "" {
 		argv = append(argv, "--", o.Prompt)

@@ -16,6 +16,8 @@ func TestSpawnArgv(t *testing.T) {
 		{"bare", SpawnOptions{Bin: "/b/claude", Settings: "/r/settings.json"}, "/b/claude --settings /r/settings.json"},
 		{"everything", SpawnOptions{Bin: "claude", Settings: "/s", Model: "opus", PermissionMode: "plan", Prompt: "hi there"},
 			"claude --settings /s --model opus --permission-mode plan -- hi there"},
+		{"resume", SpawnOptions{Bin: "claude", Settings: "/s", Resume: "3cf95698-7725-44a4-9e0e-97489f2e6a50", Prompt: "go on"},
+			"claude --settings /s --resume 3cf95698-7725-44a4-9e0e-97489f2e6a50 -- go on"},
 		{"dash prompt stays a prompt", SpawnOptions{Bin: "claude", Prompt: "--help me"}, "claude -- --help me"},
 	}
 	for _, c := range cases {

@@ -134,6 +134,12 @@ var captureCases = []captureCase{
 		expect: []string{`"name":"ExitPlanMode"`, `User has approved your plan`, `"planFilePath"`},
 	},
 	{
+		name: "plan_approved_manual", mode: "plan", prompt: "lab:plan add a greeting", picker: "Would you like to proceed?",
+		drive:  func(c *captureRun) { c.keys("Down", "Enter") },
+		done:   echoed,
+		expect: []string{`"name":"ExitPlanMode"`, `User has approved your plan`},
+	},
+	{
 		name: "plan_rejected", mode: "plan", prompt: "lab:plan add a greeting", picker: "Would you like to proceed?",
 		drive: func(c *captureRun) {
 			c.keys("Down", "Down")

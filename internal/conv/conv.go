@@ -62,6 +62,11 @@ type ToolCall struct {
 	Output          string     `json:"output,omitempty"`
 	OutputBytes     int        `json:"output_bytes,omitempty"`
 	OutputTruncated bool       `json:"output_truncated,omitempty"`
+	// Detail is the input's main text in full where the one-line Input
+	// cuts it (a multi-line command, the content a file write puts), at
+	// most a few KB; DetailTruncated says it is a prefix.
+	Detail          string `json:"detail,omitempty"`
+	DetailTruncated bool   `json:"detail_truncated,omitempty"`
 	// Decision is how the operator decided the call's permission prompt,
 	// when it went through one (whoever answered: terminal or lab).
 	Decision *Decision `json:"decision,omitempty"`
@@ -183,7 +188,16 @@ type Outcome struct {
 	Results   []QuestionResult `json:"results,omitempty"` // one per question, in dialog order
 	Approved  bool             `json:"approved"`          // plans: approved (false for a rejection)
 	Feedback  string           `json:"feedback,omitempty"`
+	// ApprovalMode says how the agent goes on after an approved plan, when
+	// the record shows it: ApprovalAuto or ApprovalManual; "" when unknown.
+	ApprovalMode string `json:"approval_mode,omitempty"`
 }
+
+// Approval modes of an approved plan.
+const (
+	ApprovalAuto   = "auto"   // the agent proceeds on its own, checking risky actions itself
+	ApprovalManual = "manual" // the agent asks before each edit
+)
 
 // QuestionResult is the recorded answer to one question: the listed labels
 // chosen (in toggle order for multi-select) and any free text.

@@ -22,6 +22,24 @@ type Run struct {
 	CLIVerified bool       `json:"cli_verified"`
 	StartedAt   time.Time  `json:"started_at"`
 	EndedAt     *time.Time `json:"ended_at,omitempty"`
+	ArchivedAt  *time.Time `json:"archived_at,omitempty"` // hidden from the runs list
+	// EndReason says how an ended run ended: "stopped", "exited",
+	// "detached" (an attached run lab stopped following; the process runs
+	// on), or why its start failed.
+	EndReason string `json:"end_reason,omitempty"`
+	// Attached is set on a run that follows a CLI process lab did not
+	// start. Stopping it only detaches: lab never ends such a process.
+	Attached *Attachment `json:"attached,omitempty"`
+}
+
+// Attachment is how lab reaches a CLI process it did not start.
+type Attachment struct {
+	PID  int    `json:"pid"`
+	Pane string `json:"pane,omitempty"` // "session:%3" on the operator's tmux server, when known
+	// ReadOnly says why lab can only follow the session ("" when it can
+	// answer and reply through the pane): not in tmux, or the pane could
+	// not be verified to host the process.
+	ReadOnly string `json:"read_only,omitempty"`
 }
 
 // StartRequest asks for a new run.
@@ -31,6 +49,12 @@ type StartRequest struct {
 	Prompt         string `json:"prompt,omitempty"`
 	Model          string `json:"model,omitempty"`
 	PermissionMode string `json:"permission_mode,omitempty"`
+	// Resume continues the session with this id (in Cwd, the session's
+	// folder) instead of starting a new conversation.
+	Resume string `json:"resume,omitempty"`
+	// Title replaces the default title (the first prompt, else the
+	// folder name).
+	Title string `json:"title,omitempty"`
 }
 
 // Session is an agent conversation on disk, run by lab or not.
@@ -41,7 +65,15 @@ type Session struct {
 	Title       string    `json:"title"` // first user prompt
 	Size        int64     `json:"size"`
 	ModTime     time.Time `json:"mtime"`
-	RunID       string    `json:"run_id,omitempty"` // the run that owns it, if any
+	RunID       string    `json:"run_id,omitempty"`   // the run that owns it, if any
+	RunLive     bool      `json:"run_live,omitempty"` // that run is live: open it rather than resume
+	// Messages is how many chat messages the conversation holds, and
+	// LastActivity the time of the newest; both are 0 until indexed.
+	Messages     int       `json:"messages"`
+	LastActivity time.Time `json:"last_activity,omitzero"`
+	// TranscriptPath is where the transcript is, for the server's own
+	// indexing; it stays off the wire.
+	TranscriptPath string `json:"-"`
 }
 
 // Query selects a window of a stream: messages with After < seq < Before,
@@ -76,6 +108,10 @@ type ProviderInfo struct {
 	// default first when it has one.
 	Modes       []PermissionMode `json:"modes"`
 	DefaultMode string           `json:"default_mode,omitempty"`
+	// Resume says a run can continue one of the CLI's sessions; Attach
+	// that lab can follow the CLI's processes it did not start.
+	Resume bool `json:"resume,omitempty"`
+	Attach bool `json:"attach,omitempty"`
 }
 
 // PermissionMode is one way a CLI can treat the agent's tool calls.

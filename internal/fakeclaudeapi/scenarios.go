@@ -3,6 +3,7 @@ package fakeclaudeapi
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // ScenarioInfo describes one scripted scenario for docs and the demo. A
@@ -68,6 +69,7 @@ var scenarios = []scenario{
 	{ScenarioInfo{"form", "lab:form", "AskUserQuestion with two questions: Color (single) and Size (multi); then echoes the answers", ""}, formTurns},
 	{ScenarioInfo{"form3", "lab:form3", "AskUserQuestion with three questions: Color (single), Size (multi), Crust (single); then echoes the answers", ""}, form3Turns},
 	{ScenarioInfo{"plan", "lab:plan", "writes a plan to the plan file the request names, calls ExitPlanMode, then echoes the result", "plan"}, planTurns},
+	{ScenarioInfo{"markdown", "lab:markdown", "a long markdown reply with code blocks, a table and lists; in plan mode a long plan for approval instead", ""}, markdownTurns},
 }
 
 // Scenarios lists the scripted scenarios with their keywords.
@@ -154,13 +156,19 @@ func toolName(msgs []Message, id string) string {
 	return "unknown tool"
 }
 
+// textEchoMax bounds the echoed prompt; a pasted novel need not come back.
+const textEchoMax = 4000
+
+// textTurns echoes the whole prompt, every line of it, so a multi-line
+// reply is seen to arrive intact.
 func textTurns(c *call) []turn {
 	p := strings.TrimSpace(c.req.Prompt)
-	if i := strings.IndexByte(p, '\n'); i >= 0 {
-		p = p[:i]
-	}
-	if len(p) > 200 {
-		p = p[:200] + "…"
+	if len(p) > textEchoMax {
+		n := textEchoMax
+		for n > 0 && !utf8.RuneStart(p[n]) {
+			n--
+		}
+		p = p[:n] + "…"
 	}
 	return []turn{{text("Hello from lab's scripted model. You said: " + p)}}
 }

@@ -8,7 +8,7 @@
 //
 // Scenarios by prompt keyword (a prompt without one gets lab:text):
 //
-//	lab:text        a short text reply echoing the prompt
+//	lab:text        a short text reply echoing the whole prompt
 //	lab:slow        long text streamed a word per Options.ChunkDelay (interrupt it)
 //	lab:think       a thinking block, then text
 //	lab:bash        Bash `echo lab-bash-ok`, then the output echoed
@@ -18,6 +18,7 @@
 //	lab:form        AskUserQuestion, two questions (single, multi)
 //	lab:form3       AskUserQuestion, three questions (single, multi, single)
 //	lab:plan        Write the plan file the request names, then ExitPlanMode (--permission-mode plan)
+//	lab:markdown    long markdown with code blocks and a table; in plan mode a long plan
 //
 // After any tool result the scenario's next turn is a text reply
 // "tool_result for <tool>: <content>" ("tool_result (error) for …" when

@@ -149,6 +149,7 @@ func TestScenarioFirstTurns(t *testing.T) {
 		{"lab:form", "form", "AskUserQuestion", `"header":"Size"`, "tool_use"},
 		{"lab:form3 please", "form3", "AskUserQuestion", `"header":"Crust"`, "tool_use"},
 		{"lab:plan", "plan", "ExitPlanMode", `"plan":"# Plan: add a greeting`, "tool_use"},
+		{"lab:markdown", "markdown", "", "", "end_turn"},
 	}
 	for _, c := range cases {
 		t.Run(c.prompt, func(t *testing.T) {
@@ -428,5 +429,43 @@ func TestPromptAfterADeclinedPicker(t *testing.T) {
 	reqs = s.Requests()
 	if r := reqs[len(reqs)-1]; r.Prompt != "lab:single" {
 		t.Fatalf("got prompt %q; want the earlier prompt lab:single", r.Prompt)
+	}
+}
+
+func TestMarkdownScenario(t *testing.T) {
+	srv := httptest.NewServer(New(Options{}))
+	defer srv.Close()
+	r := readStream(t, post(t, srv.URL, body(userText("lab:markdown show me"))))
+	got := r.blocks[0]["text"].(string)
+	for _, want := range []string{"```go", "```sh", "| Store | Setup | Good for |", "> A quote", "12. Step 12"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("markdown reply lacks %q", want)
+		}
+	}
+	if len(got) < 1500 {
+		t.Errorf("markdown reply is %d bytes; want a long one", len(got))
+	}
+	// In plan mode: the long plan is written, then offered for approval.
+	prompt := map[string]any{"role": "user", "content": []any{
+		map[string]any{"type": "text", "text": "<system-reminder>No plan file exists yet. You should create your plan at /h/.claude/plans/m.md using the Write tool.</system-reminder>"},
+		map[string]any{"type": "text", "text": "lab:markdown"},
+	}}
+	r = readStream(t, post(t, srv.URL, body(prompt)))
+	if len(r.blocks) != 2 || r.blocks[1]["name"] != "Write" {
+		t.Fatalf("got %v; want a Write of the plan file", r.blocks)
+	}
+	wid := r.blocks[1]["id"].(string)
+	r = readStream(t, post(t, srv.URL, body(prompt, assistantTool(wid, "Write"), toolResult(wid, "File created", false))))
+	if len(r.blocks) != 1 || r.blocks[0]["name"] != "ExitPlanMode" || !strings.Contains(r.blocks[0]["input"].(string), "16. Step 16") {
+		t.Fatalf("got %v; want ExitPlanMode with the long plan", r.blocks)
+	}
+}
+
+func TestTextEchoesEveryLine(t *testing.T) {
+	srv := httptest.NewServer(New(Options{}))
+	defer srv.Close()
+	r := readStream(t, post(t, srv.URL, body(userText("first line\nsecond line\n\n- a list item"))))
+	if got := r.blocks[0]["text"].(string); !strings.HasSuffix(got, "You said: first line\nsecond line\n\n- a list item") {
+		t.Fatalf("got %q; want the whole prompt echoed", got)
 	}
 }

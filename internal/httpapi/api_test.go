@@ -300,3 +300,34 @@ func TestSetupURL(t *testing.T) {
 		}
 	}
 }
+
+func TestSessionByID(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	bearer := h.token("history")
+	if err := os.WriteFile(filepath.Join(h.sessions.dir, "s7.jsonl"), []byte("fix the docs\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := h.do(rq{method: "GET", path: "/api/v1/sessions/s7", bearer: bearer})
+	var s conv.Session
+	if got.status != 200 || json.Unmarshal(got.body, &s) != nil || s.ID != "s7" || s.Title != "fix the docs" {
+		t.Fatalf("got %d %s; want session s7 with its title", got.status, got.body)
+	}
+	if got := h.do(rq{method: "GET", path: "/api/v1/sessions/nope", bearer: bearer}); got.status != 404 {
+		t.Fatalf("unknown session: got %d; want 404", got.status)
+	} else {
+		got.errMsg(t)
+	}
+}
+
+func TestDemoScenarios(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	got := h.do(rq{method: "GET", path: "/api/v1/demo/scenarios", bearer: h.token("demo")})
+	if got.status != 200 || string(got.body) != `{"scenarios":[{"keyword":"lab:plan","summary":"a plan","permission_mode":"plan"}]}`+"\n" {
+		t.Fatalf("got %d %s; want the configured scenarios", got.status, got.body)
+	}
+	real := newHarness(t, harnessOpt{config: func(c *Config) { c.Scenarios = nil }})
+	got = real.do(rq{method: "GET", path: "/api/v1/demo/scenarios", bearer: real.token("demo")})
+	if got.status != 404 || !strings.Contains(got.errMsg(t), "not a demo") {
+		t.Fatalf("without scenarios: got %d %s; want 404", got.status, got.body)
+	}
+}

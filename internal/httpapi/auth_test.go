@@ -44,12 +44,23 @@ func fixture(t *testing.T, h *harness) []routeCase {
 		{"GET /api/v1/runs", "GET", "/api/v1/runs", "", 200},
 		{"POST /api/v1/runs", "POST", "/api/v1/runs", `{"cwd":"` + cwd + `","prompt":"go"}`, 201},
 		{"POST /api/v1/runs/{id}/stop", "POST", "/api/v1/runs/r3/stop", "", 204},
+		{"POST /api/v1/runs/archive", "POST", "/api/v1/runs/archive", `{"ids":["r3"]}`, 200},
+		{"POST /api/v1/runs/unarchive", "POST", "/api/v1/runs/unarchive", `{"ids":["r3"]}`, 200},
+		{"POST /api/v1/runs/stop-idle", "POST", "/api/v1/runs/stop-idle", `{"ids":["nope"]}`, 200},
+		{"POST /api/v1/runs/attach", "POST", "/api/v1/runs/attach", `{"pid":4242}`, 0},
+		{"POST /api/v1/runs/{id}/resume", "POST", "/api/v1/runs/r3/resume", "", 0},
+		{"GET /api/v1/external-sessions", "GET", "/api/v1/external-sessions", "", 200},
+		{"POST /api/v1/sessions/{id}/resume", "POST", "/api/v1/sessions/s1/resume", "", 201},
 		{"GET /api/v1/runs/{id}/messages", "GET", "/api/v1/runs/r1/messages?limit=10", "", 200},
 		{"POST /api/v1/runs/{id}/reply", "POST", "/api/v1/runs/r1/reply", `{"text":"carry on"}`, 204},
 		{"POST /api/v1/runs/{id}/interrupt", "POST", "/api/v1/runs/r1/interrupt", "", 204},
 		{"POST /api/v1/runs/{id}/answer", "POST", "/api/v1/runs/r2/answer", `{"tool_id":"toolu_1","answers":[{"chosen":[1]}]}`, 204},
+		{"GET /api/v1/providers", "GET", "/api/v1/providers", "", 200},
 		{"GET /api/v1/sessions", "GET", "/api/v1/sessions?q=hello", "", 200},
+		{"GET /api/v1/sessions/{id}", "GET", "/api/v1/sessions/s1", "", 200},
 		{"GET /api/v1/sessions/{id}/messages", "GET", "/api/v1/sessions/s1/messages", "", 200},
+		{"GET /api/v1/demo/scenarios", "GET", "/api/v1/demo/scenarios", "", 200},
+		{"GET /api/v1/folders", "GET", "/api/v1/folders?q=~/", "", 200},
 		{"GET /api/v1/events", "GET", "/api/v1/events", "", 0},
 		{"POST /api/v1/auth/logout", "POST", "/api/v1/auth/logout", "", 204},
 	}
@@ -388,7 +399,9 @@ func TestLoginIsRateLimited(t *testing.T) {
 		t.Fatalf("third attempt: got %d Retry-After %q; want 429, 60 and no login even with the right password",
 			got.status, got.header.Get("Retry-After"))
 	}
-	got.errMsg(t)
+	if msg := got.errMsg(t); msg != "too many login attempts: try again in 60 s" {
+		t.Fatalf("429 message %q; want the wait in seconds", msg)
+	}
 	if got := h.do(rq{method: "POST", path: "/api/v1/auth/setup", body: `{"setup_token":"x","password":"y"}`}); got.status != http.StatusTooManyRequests {
 		t.Fatalf("setup while limited: got %d; want 429", got.status)
 	}

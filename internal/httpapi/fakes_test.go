@@ -75,7 +75,9 @@ func (f *fakeRuns) List(ctx context.Context) ([]conv.Run, error) {
 	defer f.mu.Unlock()
 	var out []conv.Run
 	for _, r := range f.runs {
-		out = append(out, r.run)
+		if r.run.ArchivedAt == nil {
+			out = append(out, r.run)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].StartedAt.After(out[j].StartedAt) })
 	return out, nil
@@ -276,6 +278,19 @@ func firstLine(path string) (string, error) {
 	return sc.Text(), sc.Err()
 }
 
+func (f *fakeSessions) Get(ctx context.Context, id string) (conv.Session, error) {
+	l, err := f.List(ctx, SessionQuery{Limit: MaxLimit})
+	if err != nil {
+		return conv.Session{}, err
+	}
+	for _, s := range l.Sessions {
+		if s.ID == id {
+			return s, nil
+		}
+	}
+	return conv.Session{}, conv.Errorf(conv.ENotFound, "no session %q", id)
+}
+
 func (f *fakeSessions) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
 	if strings.ContainsAny(id, `/\`) {
 		return conv.Page{}, conv.Errorf(conv.ENotFound, "no session %q", id)
@@ -296,4 +311,118 @@ func (f *fakeSessions) Messages(ctx context.Context, id string, q conv.Query) (c
 	p := window(msgs, q)
 	p.TranscriptID, p.State = id, conv.StateEnded
 	return p, nil
+}
+
+// The fake's housekeeping keeps the real rules: only ended runs archive,
+// only idle runs stop in bulk, and every id gets an answer.
+
+func (f *fakeRuns) Archived(ctx context.Context) ([]conv.Run, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := []conv.Run{}
+	for _, r := range f.runs {
+		if r.run.ArchivedAt != nil {
+			out = append(out, r.run)
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeRuns) SetArchived(ctx context.Context, ids []string, archived bool) (conv.BulkResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	res := conv.BulkResult{Done: []string{}, Skipped: []conv.Skipped{}}
+	for _, id := range ids {
+		r, err := f.get(id)
+		switch {
+		case err != nil:
+			res.Skipped = append(res.Skipped, conv.Skipped{ID: id, Reason: conv.MessageOf(err)})
+		case r.run.State != conv.StateEnded:
+			res.Skipped = append(res.Skipped, conv.Skipped{ID: id, Reason: "still running"})
+		default:
+			r.run.ArchivedAt = nil
+			if archived {
+				at := r.run.StartedAt.Add(2 * time.Hour)
+				r.run.ArchivedAt = &at
+			}
+			res.Done = append(res.Done, id)
+		}
+	}
+	return res, nil
+}
+
+func (f *fakeRuns) StopIdle(ctx context.Context, ids []string) (conv.BulkResult, error) {
+	res := conv.BulkResult{Done: []string{}, Skipped: []conv.Skipped{}}
+	for _, id := range ids {
+		f.mu.Lock()
+		r, err := f.get(id)
+		idle := err == nil && !r.run.Pending && (r.run.State == conv.StateIdle || r.run.State == conv.StateNeedsInput)
+		f.mu.Unlock()
+		if !idle {
+			res.Skipped = append(res.Skipped, conv.Skipped{ID: id, Reason: "not idle"})
+			continue
+		}
+		f.Stop(ctx, id)
+		res.Done = append(res.Done, id)
+	}
+	return res, nil
+}
+
+// The fake's continuity keeps the real rules: a live run has nothing to
+// resume, a followed process cannot be attached twice, and attaching or
+// resuming makes a new run.
+
+func (f *fakeRuns) External(ctx context.Context) ([]conv.ExternalSession, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e := conv.ExternalSession{Provider: "claude", PID: 4242, SessionID: "ext-1", Cwd: "/w", Status: "idle",
+		Tmux: &conv.TmuxPane{Socket: "/tmp/tmux-0/default", Pane: "%3", Session: "ops"}}
+	for _, r := range f.runs {
+		if r.run.Attached != nil && r.run.Attached.PID == 4242 && r.run.State != conv.StateEnded {
+			e.RunID = r.run.ID
+		}
+	}
+	return []conv.ExternalSession{e}, nil
+}
+
+func (f *fakeRuns) Attach(ctx context.Context, provider string, pid int) (conv.Run, error) {
+	ext, _ := f.External(ctx)
+	if pid != ext[0].PID {
+		return conv.Run{}, conv.Errorf(conv.ENotFound, "no process %d", pid)
+	}
+	if ext[0].RunID != "" {
+		return conv.Run{}, conv.Errorf(conv.EConflict, "run %s already follows this session", ext[0].RunID)
+	}
+	return f.add(conv.Run{Cwd: "/w", Title: "w", State: conv.StateIdle, SessionID: "ext-1", Attached: &conv.Attachment{PID: pid, Pane: "ops:%3"}}), nil
+}
+
+func (f *fakeRuns) Resume(ctx context.Context, id string) (conv.Run, error) {
+	f.mu.Lock()
+	r, err := f.get(id)
+	f.mu.Unlock()
+	switch {
+	case err != nil:
+		return conv.Run{}, err
+	case r.run.State != conv.StateEnded:
+		return conv.Run{}, conv.Errorf(conv.EConflict, "run %s is still running", id)
+	}
+	return f.add(conv.Run{Cwd: r.run.Cwd, Title: r.run.Title, State: conv.StateIdle, SessionID: "t-" + id}), nil
+}
+
+func (f *fakeRuns) ResumeSession(ctx context.Context, id string) (conv.Run, error) {
+	if id != "s1" {
+		return conv.Run{}, conv.Errorf(conv.ENotFound, "no session %s", id)
+	}
+	return f.add(conv.Run{Cwd: "/w", Title: "s1", State: conv.StateIdle, SessionID: id}), nil
+}
+
+// add records a new run like Start does.
+func (f *fakeRuns) add(run conv.Run) conv.Run {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.next++
+	run.ID, run.StartedAt = fmt.Sprintf("r%d", f.next), time.Date(2026, 7, 8, 12, f.next, 0, 0, time.UTC)
+	f.runs[run.ID] = &fakeRun{run: run}
+	f.broker.Publish(conv.Event{Type: conv.EventRunChanged, RunID: run.ID})
+	return run
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/folders"
 	"lab/internal/store"
 )
 
@@ -58,8 +59,10 @@ type harness struct {
 	client   *http.Client
 	runs     *fakeRuns
 	sessions *fakeSessions
-	clock    *clock
-	logs     *syncBuffer
+	// folderRoot is the home and only root of the real folder lister.
+	folderRoot string
+	clock      *clock
+	logs       *syncBuffer
 }
 
 type harnessOpt struct {
@@ -92,13 +95,19 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 	broker := NewBroker(0)
 	h.runs = newFakeRuns(broker)
 	h.sessions = &fakeSessions{dir: t.TempDir()}
+	h.folderRoot = t.TempDir()
+	lister, err := folders.New(nil, h.folderRoot, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := Config{
-		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker,
+		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Folders: lister, Housekeeping: h.runs, Continuity: h.runs,
 		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:    clk.Now,
 		// Generous limits: only the rate-limit test wants to hit them.
 		LoginLimit:       RateLimit{Burst: 1000, Every: time.Millisecond},
 		GlobalLoginLimit: RateLimit{Burst: 1000, Every: time.Millisecond},
+		Scenarios:        []Scenario{{Keyword: "lab:plan", Summary: "a plan", PermissionMode: "plan"}},
 	}
 	if opt.config != nil {
 		opt.config(&cfg)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"lab/internal/conv"
 	"lab/internal/store"
 )
 
@@ -25,6 +26,13 @@ type Config struct {
 	Store    *store.DB // the operator account, login sessions, API tokens
 	Runs     Runs
 	Sessions Sessions
+	// Folders answers the folder picker; nil answers it with 503.
+	Folders Folders
+	// Housekeeping archives and bulk-stops runs; nil answers with 503.
+	Housekeeping Housekeeping
+	// Continuity resumes sessions and attaches to CLI processes lab did
+	// not start; nil answers with 503.
+	Continuity Continuity
 
 	// Broker fans events out to SSE clients; nil makes one. Pass your own
 	// to publish before the server exists.
@@ -38,6 +46,9 @@ type Config struct {
 	// behind a TLS proxy). An https BaseURL makes cookies Secure; its
 	// origin is trusted for state-changing browser requests.
 	BaseURL string
+	// Providers are the agent CLIs this lab runs, served to the new-run
+	// form (names, permission modes); the first is the default.
+	Providers []conv.ProviderInfo
 	// UI serves the web app for GET and HEAD requests outside /api; nil
 	// answers those with 404.
 	UI http.Handler
@@ -47,6 +58,9 @@ type Config struct {
 	AllowedHosts []string
 	// Ready is an extra readiness check for /readyz besides the database.
 	Ready func(context.Context) error
+	// Scenarios, when not nil, are the scripted conversations of a demo
+	// server's model (GET /api/v1/demo/scenarios).
+	Scenarios []Scenario
 
 	Heartbeat        time.Duration    // SSE heartbeat interval; default 25 s
 	SSEWriteTimeout  time.Duration    // per-event write deadline; default 10 s

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"sync"
@@ -111,5 +112,6 @@ func (s *Server) limitLogin(r *http.Request) error {
 		return nil
 	}
 	s.log.Warn("login attempts rate-limited", "remote", remoteIP(r), "retry_after", wait)
-	return &statusError{status: http.StatusTooManyRequests, msg: "too many login attempts: try again later", retryAfter: wait}
+	secs := int((wait + time.Second - 1) / time.Second)
+	return &statusError{status: http.StatusTooManyRequests, msg: fmt.Sprintf("too many login attempts: try again in %d s", secs), retryAfter: wait}
 }

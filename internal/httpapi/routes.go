@@ -20,15 +20,26 @@ type route struct {
 // token. The tests walk this list, so a route added here is checked.
 func (s *Server) authedRoutes() []route {
 	return []route{
+		{"GET /api/v1/providers", s.listProviders},
 		{"GET /api/v1/runs", s.listRuns},
 		{"POST /api/v1/runs", s.startRun},
 		{"POST /api/v1/runs/{id}/stop", s.stopRun},
+		{"POST /api/v1/runs/archive", s.archiveRuns(true)},
+		{"POST /api/v1/runs/unarchive", s.archiveRuns(false)},
+		{"POST /api/v1/runs/stop-idle", s.stopIdle},
+		{"POST /api/v1/runs/attach", s.attach},
+		{"POST /api/v1/runs/{id}/resume", s.resumeRun},
+		{"GET /api/v1/external-sessions", s.listExternal},
+		{"POST /api/v1/sessions/{id}/resume", s.resumeSession},
 		{"GET /api/v1/runs/{id}/messages", s.runMessages},
 		{"POST /api/v1/runs/{id}/reply", s.reply},
 		{"POST /api/v1/runs/{id}/interrupt", s.interrupt},
 		{"POST /api/v1/runs/{id}/answer", s.answer},
 		{"GET /api/v1/sessions", s.listSessions},
+		{"GET /api/v1/sessions/{id}", s.getSession},
 		{"GET /api/v1/sessions/{id}/messages", s.sessionMessages},
+		{"GET /api/v1/demo/scenarios", s.demoScenarios},
+		{"GET /api/v1/folders", s.listFolders},
 		{"GET /api/v1/events", s.events},
 		{"POST /api/v1/auth/logout", s.logout},
 	}

@@ -36,7 +36,20 @@ type RunList struct {
 }
 
 func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
-	runs, err := s.cfg.Runs.List(r.Context())
+	var runs []conv.Run
+	var err error
+	switch v := r.URL.Query().Get("archived"); v {
+	case "", "false":
+		runs, err = s.cfg.Runs.List(r.Context())
+	case "true":
+		hk, herr := s.housekeeping()
+		if herr != nil {
+			return herr
+		}
+		runs, err = hk.Archived(r.Context())
+	default:
+		return conv.Errorf(conv.EInvalid, "archived=%q: want true or false", v)
+	}
 	if err != nil {
 		return err
 	}
@@ -160,5 +173,19 @@ func checkAnswerShape(a conv.Answer) error {
 			}
 		}
 	}
+	return nil
+}
+
+// ProviderList is the body of GET /api/v1/providers.
+type ProviderList struct {
+	Providers []conv.ProviderInfo `json:"providers"`
+}
+
+func (s *Server) listProviders(w http.ResponseWriter, r *http.Request) error {
+	list := s.cfg.Providers
+	if list == nil {
+		list = []conv.ProviderInfo{}
+	}
+	writeJSON(w, http.StatusOK, ProviderList{list})
 	return nil
 }

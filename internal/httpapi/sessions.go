@@ -15,13 +15,15 @@ type Sessions interface {
 	// List returns sessions newest first (by mtime), filtered by q.Query
 	// and windowed by q.Offset and q.Limit.
 	List(ctx context.Context, q SessionQuery) (SessionList, error)
+	// Get returns one session as List describes it.
+	Get(ctx context.Context, id string) (conv.Session, error)
 	// Messages returns a window of a session's chat stream.
 	Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error)
 }
 
 // SessionQuery selects a page of the history.
 type SessionQuery struct {
-	Query  string // case-insensitive substring of the title or project path; empty matches all
+	Query  string // matches the title or project path (a substring) or the conversation's words (see chat.Index); empty matches all
 	Limit  int    // 1..MaxLimit
 	Offset int    // sessions to skip
 }
@@ -59,6 +61,15 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 		list.Sessions = []conv.Session{}
 	}
 	writeJSON(w, http.StatusOK, list)
+	return nil
+}
+
+func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
+	sess, err := s.cfg.Sessions.Get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sess)
 	return nil
 }
 

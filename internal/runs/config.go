@@ -37,6 +37,10 @@ type Config struct {
 	// session registry live (unless ExtraEnv sets HOME). Default: the
 	// current user's home.
 	Home string
+	// UserHome is what a leading "~" in a run's folder stands for: the
+	// operator's own home, even when the CLI gets another HOME (the demo).
+	// Default: Home.
+	UserHome string
 	// Width and Height size the run's pane. Default 120x45, the geometry
 	// the answer recipes were measured in.
 	Width, Height int
@@ -62,6 +66,9 @@ func (c Config) withDefaults() (Config, error) {
 			return c, fmt.Errorf("runs: no home directory: %w", err)
 		}
 		c.Home = h
+	}
+	if c.UserHome == "" {
+		c.UserHome = c.Home
 	}
 	if c.StateDir == "" {
 		if x := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(x) {

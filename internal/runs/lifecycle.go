@@ -7,7 +7,8 @@ import (
 )
 
 // Sweep marks ended every live run whose tmux session is gone (the CLI
-// exited, or the tmux server died with the machine) and returns their ids.
+// exited, or the tmux server died with the machine), and every attached
+// run whose process is gone, and returns their ids.
 // When tmux cannot be asked it ends nothing: a run is never written off
 // on uncertainty.
 func (s *Service) Sweep(ctx context.Context) ([]string, error) {
@@ -25,7 +26,7 @@ func (s *Service) Sweep(ctx context.Context) ([]string, error) {
 	}
 	var ended []string
 	for _, rec := range live {
-		if alive[rec.TmuxSession] {
+		if rec.Attached() && attachedAlive(rec.Attach) || !rec.Attached() && alive[rec.TmuxSession] {
 			continue
 		}
 		was, err := s.db.EndRun(ctx, rec.ID, s.cfg.Now(), "exited")

@@ -71,7 +71,7 @@ func (s *Service) Config() Config { return s.cfg }
 // them. Returns conv.EInvalid (or ETooLarge) for bad input,
 // conv.EUnavailable when the CLI or tmux is missing or broken.
 func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, error) {
-	req, err := validate(req)
+	req, err := validate(req, s.cfg.UserHome)
 	if err != nil {
 		return conv.Run{}, err
 	}
@@ -84,6 +84,11 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 	req.Provider = info.Name
 	if err := p.CheckStart(req, s.euid); err != nil {
 		return conv.Run{}, err
+	}
+	if req.Resume != "" {
+		if err := s.checkResume(ctx, info, req.Resume); err != nil {
+			return conv.Run{}, err
+		}
 	}
 	bin, err := p.ResolveBin(ag.Bin)
 	if err != nil {
@@ -104,7 +109,14 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 		CLIVersion: version, Bin: bin, TmuxSession: "lab-" + id,
 		RunDir: filepath.Join(s.cfg.StateDir, "runs", id), StartedAt: s.cfg.Now(),
 	}
-	rec.Title, rec.TitleAuto = promptTitle(req.Prompt), false
+	// A resumed session keeps its id (facts: --resume appends to the same
+	// transcript); recording it now makes a second resume of it a conflict
+	// before the CLI is even up.
+	rec.SessionID = req.Resume
+	rec.Title, rec.TitleAuto = promptTitle(req.Title), false
+	if rec.Title == "" {
+		rec.Title = promptTitle(req.Prompt)
+	}
 	if rec.Title == "" {
 		rec.Title, rec.TitleAuto = filepath.Base(req.Cwd), true
 	}
@@ -176,8 +188,10 @@ func retryTmux(ctx context.Context, op func() error) error {
 	return err
 }
 
-// Stop ends the run's CLI (its tmux session) and marks the run ended.
-// Stopping an ended run returns it unchanged. Returns conv.ENotFound.
+// Stop ends the run's CLI (its tmux session) and marks the run ended; an
+// attached run is only detached (end reason "detached"), its process left
+// running. Stopping an ended run returns it unchanged. Returns
+// conv.ENotFound.
 func (s *Service) Stop(ctx context.Context, id string) (conv.Run, error) {
 	rec, err := s.db.GetRun(ctx, id)
 	if err != nil {
@@ -185,6 +199,10 @@ func (s *Service) Stop(ctx context.Context, id string) (conv.Run, error) {
 	}
 	if !rec.Live() {
 		return s.view(ctx, rec), nil
+	}
+	if rec.Attached() {
+		// Lab never ends a process it did not start.
+		return s.detach(ctx, rec)
 	}
 	pid, _ := s.tmux.PanePID(ctx, paneTarget(rec.TmuxSession))
 	if err := retryTmux(ctx, func() error { return s.tmux.KillSession(ctx, rec.TmuxSession) }); err != nil {
@@ -250,7 +268,14 @@ func (s *Service) side(rec store.RunRecord) (agent.Side, error) {
 		if err != nil {
 			return nil, conv.Wrap(conv.EUnavailable, err, "run "+rec.ID+" uses a provider this lab does not run")
 		}
-		sd = ag.Provider.OpenSide(rec.RunDir)
+		if !rec.Attached() {
+			sd = ag.Provider.OpenSide(rec.RunDir)
+		} else if at, ok := ag.Provider.(agent.Attacher); ok {
+			// No hook spool: the CLI's own registry is the side channel.
+			sd = at.OpenExternal(s.cfg.cliHome(), rec.Attach.PID)
+		} else {
+			return nil, conv.Errorf(conv.EUnavailable, "run %s is attached to a %s session, which lab cannot follow", rec.ID, ag.Provider.Info().Label)
+		}
 		s.sides[rec.ID] = sd
 	}
 	return sd, nil

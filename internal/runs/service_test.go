@@ -125,8 +125,10 @@ func TestStartRejectsBadInput(t *testing.T) {
 	}{
 		{"no cwd", conv.StartRequest{}, conv.EInvalid, "cwd is required"},
 		{"relative cwd", conv.StartRequest{Cwd: "work/sub"}, conv.EInvalid, "absolute path"},
-		{"missing cwd", conv.StartRequest{Cwd: filepath.Join(f.work, "nope")}, conv.EInvalid, "does not exist"},
-		{"file as cwd", conv.StartRequest{Cwd: file}, conv.EInvalid, "not a directory"},
+		{"missing cwd", conv.StartRequest{Cwd: filepath.Join(f.work, "nope")}, conv.EInvalid, "the folder " + filepath.Join(f.work, "nope") + " does not exist"},
+		{"missing ~ folder", conv.StartRequest{Cwd: "~/nope"}, conv.EInvalid, "the folder ~/nope (" + filepath.Join(f.cfg.Home, "nope") + ") does not exist"},
+		{"other user's home", conv.StartRequest{Cwd: "~root/x"}, conv.EInvalid, "absolute path or start with ~/"},
+		{"file as cwd", conv.StartRequest{Cwd: file}, conv.EInvalid, "is not a folder"},
 		{"unknown mode", conv.StartRequest{Cwd: f.work, PermissionMode: "yolo"}, conv.EInvalid, `unknown permission mode "yolo"; want one of acceptEdits, auto`},
 		{"flag as model", conv.StartRequest{Cwd: f.work, Model: "--dangerously-skip-permissions"}, conv.EInvalid, "invalid model"},
 		{"control character", conv.StartRequest{Cwd: f.work, Prompt: "hi\x1b[2J"}, conv.EInvalid, "control character"},
@@ -152,6 +154,16 @@ func TestStartRejectsBadInput(t *testing.T) {
 	names, _ := f.svc.listSessions(context.Background())
 	if len(runs) != 0 || len(names) != 0 {
 		t.Fatalf("got %d runs and sessions %v after bad input; want nothing started", len(runs), names)
+	}
+}
+
+func TestStartExpandsTildeToTheOperatorsHome(t *testing.T) {
+	f := newFixture(t, "")
+	f.cfg.UserHome = filepath.Dir(f.work) // not the CLI's HOME, as in the demo
+	f.restart()
+	run := f.start(conv.StartRequest{Cwd: "~/" + filepath.Base(f.work) + "/"})
+	if run.Cwd != f.work {
+		t.Fatalf("got cwd %q; want ~ expanded to %s", run.Cwd, f.work)
 	}
 }
 

@@ -27,7 +27,15 @@ func (s *Service) view(ctx context.Context, rec store.RunRecord) conv.Run {
 		ID: rec.ID, Provider: rec.Provider, Cwd: rec.Cwd, Title: rec.Title, Model: rec.Model, PermissionMode: rec.PermissionMode,
 		SessionID: rec.SessionID, TranscriptPath: rec.TranscriptPath,
 		CLIVersion: rec.CLIVersion, CLIVerified: s.verified(rec.Provider, rec.CLIVersion),
-		StartedAt: rec.StartedAt, EndedAt: rec.EndedAt,
+		StartedAt: rec.StartedAt, EndedAt: rec.EndedAt, ArchivedAt: rec.ArchivedAt, EndReason: rec.EndReason,
+	}
+	if rec.Attached() {
+		run.Attached = &conv.Attachment{PID: rec.Attach.PID, ReadOnly: rec.Attach.ReadOnly}
+		if rec.Attach.Pane != "" {
+			run.Attached.Pane = rec.Attach.TmuxSession + ":" + rec.Attach.Pane
+		} else if rec.Attach.ReadOnly == "" {
+			run.Attached.ReadOnly = readOnlyReason(rec.Attach)
+		}
 	}
 	switch {
 	case !rec.Live():

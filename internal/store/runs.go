@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"lab/internal/conv"
@@ -29,40 +30,69 @@ type RunRecord struct {
 	StartedAt      time.Time
 	EndedAt        *time.Time
 	EndReason      string
+	ArchivedAt     *time.Time // hidden from the runs list since then
+	Attach         Attach     // set on a run following a process lab did not start
+}
+
+// Attach is how an attached run reaches the CLI process it follows.
+type Attach struct {
+	PID         int
+	ProcStart   string // the process's start time, to tell a reused pid
+	Socket      string // the operator's tmux server, "" when not in tmux
+	Pane        string // "%3"
+	TmuxSession string // for display
+	ReadOnly    string // why lab can only follow it, "" when it can type
 }
 
 // Live reports whether the run has not ended.
 func (r RunRecord) Live() bool { return r.EndedAt == nil }
 
+// Attached reports whether the run follows a process lab did not start.
+func (r RunRecord) Attached() bool { return r.Attach.PID > 0 }
+
 const runColumns = `id, provider, cwd, title, title_auto, prompt, model, permission_mode, session_id,
-	transcript_path, cli_version, claude_bin, tmux_session, run_dir, started_at, ended_at, end_reason`
+	transcript_path, cli_version, claude_bin, tmux_session, run_dir, started_at, ended_at, end_reason, archived_at,
+	attach_pid, attach_proc_start, attach_socket, attach_pane, attach_tmux_session, attach_read_only`
 
 func scanRun(row interface{ Scan(...any) error }) (RunRecord, error) {
 	var r RunRecord
 	var started int64
-	var ended sql.NullInt64
+	var ended, archived sql.NullInt64
 	err := row.Scan(&r.ID, &r.Provider, &r.Cwd, &r.Title, &r.TitleAuto, &r.Prompt, &r.Model, &r.PermissionMode, &r.SessionID,
-		&r.TranscriptPath, &r.CLIVersion, &r.Bin, &r.TmuxSession, &r.RunDir, &started, &ended, &r.EndReason)
+		&r.TranscriptPath, &r.CLIVersion, &r.Bin, &r.TmuxSession, &r.RunDir, &started, &ended, &r.EndReason, &archived,
+		&r.Attach.PID, &r.Attach.ProcStart, &r.Attach.Socket, &r.Attach.Pane, &r.Attach.TmuxSession, &r.Attach.ReadOnly)
 	if err != nil {
 		return RunRecord{}, err
 	}
 	r.StartedAt = time.UnixMilli(started).UTC()
-	if ended.Valid {
-		t := time.UnixMilli(ended.Int64).UTC()
-		r.EndedAt = &t
-	}
+	r.EndedAt, r.ArchivedAt = millis(ended), millis(archived)
 	return r, nil
+}
+
+// millis turns a nullable unix-ms column into a time.
+func millis(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := time.UnixMilli(v.Int64).UTC()
+	return &t
+}
+
+// nullMillis is the column value of an optional time.
+func nullMillis(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UnixMilli()
 }
 
 // CreateRun inserts r. Returns conv.EConflict when the id is taken.
 func (db *DB) CreateRun(ctx context.Context, r RunRecord) error {
-	var ended any
-	if r.EndedAt != nil {
-		ended = r.EndedAt.UnixMilli()
-	}
-	_, err := db.sql.ExecContext(ctx, `INSERT INTO runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := db.sql.ExecContext(ctx, `INSERT INTO runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, provider(r.Provider), r.Cwd, r.Title, r.TitleAuto, r.Prompt, r.Model, r.PermissionMode, r.SessionID,
-		r.TranscriptPath, r.CLIVersion, r.Bin, r.TmuxSession, r.RunDir, r.StartedAt.UnixMilli(), ended, r.EndReason)
+		r.TranscriptPath, r.CLIVersion, r.Bin, r.TmuxSession, r.RunDir, r.StartedAt.UnixMilli(), nullMillis(r.EndedAt), r.EndReason,
+		nullMillis(r.ArchivedAt),
+		r.Attach.PID, r.Attach.ProcStart, r.Attach.Socket, r.Attach.Pane, r.Attach.TmuxSession, r.Attach.ReadOnly)
 	if err != nil {
 		var n int
 		if db.sql.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE id = ?`, r.ID).Scan(&n) == nil && n > 0 {
@@ -85,14 +115,26 @@ func (db *DB) GetRun(ctx context.Context, id string) (RunRecord, error) {
 	return r, nil
 }
 
-// ListRuns returns all runs, newest first; only the live ones when
-// liveOnly.
+// ListRuns returns the runs not archived, newest first; only the live
+// ones when liveOnly.
 func (db *DB) ListRuns(ctx context.Context, liveOnly bool) ([]RunRecord, error) {
-	q := `SELECT ` + runColumns + ` FROM runs`
+	q := ` WHERE archived_at IS NULL`
 	if liveOnly {
-		q += ` WHERE ended_at IS NULL`
+		q += ` AND ended_at IS NULL`
 	}
-	rows, err := db.sql.QueryContext(ctx, q+` ORDER BY started_at DESC, id DESC`)
+	return db.listRuns(ctx, q)
+}
+
+// ListArchivedRuns returns the archived runs, most recently archived first.
+func (db *DB) ListArchivedRuns(ctx context.Context) ([]RunRecord, error) {
+	return db.listRuns(ctx, ` WHERE archived_at IS NOT NULL ORDER BY archived_at DESC, id DESC`)
+}
+
+func (db *DB) listRuns(ctx context.Context, where string) ([]RunRecord, error) {
+	if !strings.Contains(where, "ORDER BY") {
+		where += ` ORDER BY started_at DESC, id DESC`
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+runColumns+` FROM runs`+where)
 	if err != nil {
 		return nil, conv.Wrap(conv.EInternal, err, "list runs")
 	}
@@ -125,6 +167,31 @@ func (db *DB) EndRun(ctx context.Context, id string, at time.Time, reason string
 		}
 	}
 	return n > 0, nil
+}
+
+// SetRunArchived archives an ended run at at, or unarchives it when at is
+// nil, reporting whether anything changed. Returns conv.ENotFound, and
+// conv.EConflict for a live run: only ended runs are archived.
+func (db *DB) SetRunArchived(ctx context.Context, id string, at *time.Time) (bool, error) {
+	cond := `archived_at IS NULL`
+	if at == nil {
+		cond = `archived_at IS NOT NULL`
+	}
+	res, err := db.sql.ExecContext(ctx, `UPDATE runs SET archived_at = ? WHERE id = ? AND ended_at IS NOT NULL AND `+cond, nullMillis(at), id)
+	if err != nil {
+		return false, conv.Wrap(conv.EInternal, err, "archive run")
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		return true, nil
+	}
+	r, err := db.GetRun(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	if r.Live() {
+		return false, conv.Errorf(conv.EConflict, "run %s is still running: stop it before archiving", id)
+	}
+	return false, nil
 }
 
 // SetRunSession records that the run's CLI is now in session sessionID
@@ -167,6 +234,32 @@ func (db *DB) SetRunTitle(ctx context.Context, id, title string) (bool, error) {
 	}
 	n, _ := res.RowsAffected()
 	return n > 0, nil
+}
+
+// SessionOwner is the run that last had a session, and whether it lives.
+type SessionOwner struct {
+	RunID string
+	Live  bool
+}
+
+// SessionOwners maps every CLI session id any run has had to the run that
+// last had it (a resumed or attached run takes a session over).
+func (db *DB) SessionOwners(ctx context.Context) (map[string]SessionOwner, error) {
+	rows, err := db.sql.QueryContext(ctx, `SELECT s.session_id, s.run_id, r.ended_at IS NULL FROM run_sessions s JOIN runs r ON r.id = s.run_id`)
+	if err != nil {
+		return nil, conv.Wrap(conv.EInternal, err, "list run sessions")
+	}
+	defer rows.Close()
+	out := map[string]SessionOwner{}
+	for rows.Next() {
+		var s string
+		var o SessionOwner
+		if err := rows.Scan(&s, &o.RunID, &o.Live); err != nil {
+			return nil, conv.Wrap(conv.EInternal, err, "list run sessions")
+		}
+		out[s] = o
+	}
+	return out, rows.Err()
 }
 
 // RunSessions maps every CLI session id any run has had to that run's id.

@@ -114,7 +114,7 @@ describe("chat placement", () => {
     await open("/runs/r-work");
     const chip = page.locator(".chip-tool.s-error");
     await chip.locator("summary").click();
-    assert.match(await chip.locator("pre").textContent(), /FAIL lab\/internal\/x/);
+    assert.match(await chip.locator('[data-part="output"] pre').textContent(), /FAIL lab\/internal\/x/);
     assert.equal(await page.locator('[data-action="interrupt"]').count(), 1, "Interrupt while working");
   });
 });
@@ -295,7 +295,7 @@ describe("history and safety", () => {
     await page.waitForTimeout(300);
     assert.equal(await page.evaluate(() => window.__xss ?? null), null, "a payload ran");
     assert.equal(await chat().locator("script, img, iframe, svg").count(), 0, "a dangerous element was created");
-    assert.match(await page.locator(".chip-tool pre").textContent(), /<script>window.__xss=1<\/script>/, "tool output not shown as text");
+    assert.match(await page.locator('.chip-tool [data-part="output"] pre').textContent(), /<script>window.__xss=1<\/script>/, "tool output not shown as text");
     assert.deepEqual(seen.dialogs, []);
   });
 });

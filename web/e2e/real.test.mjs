@@ -26,6 +26,7 @@ before(async () => {
   page = await browser.page();
   page.setDefaultTimeout(60000);
   seen = watch(page);
+  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: lab.url });
 });
 after(async () => {
   await browser?.close();
@@ -108,6 +109,14 @@ describe("first run", () => {
     await page.goto(`${lab.url}/setup#token=${encodeURIComponent(token)}`);
     assert.equal(await page.locator('input[name="setup_token"]').inputValue(), token);
     assert.equal(new URL(page.url()).hash, "", "the token stayed in the address bar");
+    // A wrong token is refused with the server's reason, not "wrong password".
+    await page.locator('input[name="setup_token"]').fill("not-the-token");
+    await page.locator('input[name="password"]').fill(password);
+    await page.locator('input[name="confirm"]').fill(password);
+    await page.getByRole("button", { name: "Set password" }).click();
+    await page.locator("[data-auth-error]").waitFor();
+    assert.match(await page.locator("[data-auth-error]").textContent(), /^The setup token is unknown, used or expired/);
+    await page.locator('input[name="setup_token"]').fill(token);
     await page.locator('input[name="password"]').fill(password);
     await page.locator('input[name="confirm"]').fill(password);
     await page.getByRole("button", { name: "Set password" }).click();
@@ -172,9 +181,28 @@ describe("answering every shape through the UI", () => {
     const plan = await card.locator(".plan").textContent();
     assert.ok(plan.length > 40, `plan text too short: ${plan}`);
     await shot(page, "plan");
+    // Plain words, the CLI's own as detail.
+    assert.equal(await card.locator('[data-row="0"] .opt-desc').textContent(), "Yes, and use auto mode");
+    assert.match(await card.locator('[data-row="0"] .opt-label').textContent(), /Approve, and let it carry on by itself/);
     await card.locator('[data-row="0"]').click();
     const s = await answered(id);
-    await s.locator(".marker.approved").waitFor();
+    // Which row approved it is read from the transcript (the CLI's
+    // auto_mode attachment), not from what the browser clicked.
+    await poll(async () => (await s.locator(".marker.approved").textContent()) === "approved · carries on by itself", { ...slow, what: "the approval mode in the summary" });
+  });
+
+  test("plan: a long one, approved by hand; the plan file's Write shows its content", async () => {
+    await startRun("plan-long", "lab:markdown plan it", "plan");
+    const { card, id } = await pendingCard();
+    assert.match(await card.locator(".plan").textContent(), /Step 16: change part16\.go[\s\S]*Done when/);
+    await card.locator('[data-row="1"]').click();
+    const s = await answered(id);
+    await poll(async () => (await s.locator(".marker.approved").textContent()) === "approved · asks before each edit", { ...slow, what: "the manual approval in the summary" });
+    const write = chat().locator(".chip-tool").filter({ hasText: "Write" }).first();
+    await write.locator("summary").click();
+    assert.equal(await write.locator('[data-part="input"] .tool-label').textContent(), "Content");
+    assert.match(await write.locator('[data-part="input"] pre').textContent(), /^# Plan: full-text search over history/);
+    assert.match(await write.locator('[data-part="head"]').textContent(), /\.claude\/plans\/.+\.md$/);
   });
 
   test("plan: rejected with feedback", async () => {
@@ -185,6 +213,38 @@ describe("answering every shape through the UI", () => {
     const s = page.locator(`[data-tool-id="${id}"]`);
     await s.locator(".marker.rejected").waitFor(slow);
     assert.match(await s.textContent(), /Split it into smaller steps\./);
+  });
+});
+
+describe("demo and screens", () => {
+  test("the new-run screen lists the demo's keywords", async () => {
+    await page.goto(lab.url + "/new");
+    await page.locator('[data-keyword="lab:markdown"]').waitFor();
+    assert.equal(await page.locator('[data-keyword="lab:plan"]').count(), 1);
+    await page.locator('[data-keyword="lab:plan"]').click();
+    assert.equal(await page.locator('select[name="permission_mode"]').inputValue(), "plan");
+    assert.match(await page.locator('textarea[name="prompt"]').inputValue(), /^lab:plan /);
+    await shot(page, "new-run");
+  });
+
+  test("markdown: code blocks, a table, copy", async () => {
+    await startRun("markdown", "lab:markdown show me");
+    const table = chat().locator(".md table");
+    await table.waitFor(slow);
+    assert.match(await table.textContent(), /SQLite[\s\S]*DuckDB/);
+    assert.ok((await chat().locator(".md pre").count()) >= 3, "code blocks missing");
+    const first = chat().locator(".md pre").first();
+    await first.getByRole("button", { name: "Copy code" }).click();
+    assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^\/\/ Search returns the sessions/);
+    await table.scrollIntoViewIfNeeded();
+    await shot(page, "markdown");
+  });
+
+  test("a run id that does not exist: not found, no Stop, no Reply", async () => {
+    await page.goto(lab.url + "/runs/no-such-run");
+    await page.locator('[data-testid="not-found"]').waitFor();
+    assert.equal(await page.locator('[data-action="stop"]').count(), 0);
+    assert.equal(await page.locator('textarea[name="reply"]').count(), 0);
   });
 });
 
@@ -199,11 +259,38 @@ describe("history", () => {
       },
       { what: "history filtered to the single project" },
     );
-    await page.locator("[data-session]").first().click();
+    // The run that answered it still runs: its row says so and opens that
+    // run; the session's read-only chat is one step away.
+    const row = page.locator("[data-session]").first();
+    assert.equal(await row.locator("[data-live-run]").count(), 1, "the row does not show the live run");
+    assert.match(await row.getAttribute("href"), /^\/runs\//, "a row of a session a live run follows opens that run");
+    await page.goto(`${lab.url}/history/${await row.getAttribute("data-session")}`);
     await chat().locator("[data-tool-id]").first().waitFor(slow);
     assert.match(await chat().locator("[data-tool-id]").first().textContent(), /→/);
     assert.equal(await page.locator('[data-composer="readonly"]').count(), 1);
+    assert.equal(await page.locator('[data-action="open-live"]').count(), 1, "no way to the live run from its session");
     assert.equal(await page.locator('textarea[name="reply"]').count(), 0);
+  });
+
+  test("search matches what was said, not only titles; rows count messages", async () => {
+    await page.goto(lab.url + "/history");
+    // Only the markdown run's reply says this; no title or folder does.
+    await page.locator('input[name="q"]').fill("scroll container");
+    // Until the search answers the list shows everything: wait for the
+    // markdown run in it and the single-select run (which never said
+    // those words) out of it.
+    await poll(
+      async () => {
+        const subs = await page.locator("[data-session] .row-sub").allTextContents();
+        return subs.some((t) => t.startsWith("markdown ·")) && !subs.some((t) => t.startsWith("single ·"));
+      },
+      { ...slow, what: "the markdown session found by its reply's words, and only sessions that said them" },
+    );
+    const subs = await page.locator("[data-session] .row-sub").allTextContents();
+    assert.ok(subs.every((t) => /· \d+ messages? ·/.test(t)), `rows without a message count: ${subs}`);
+    const titles = await page.locator("[data-session] .row-title").allTextContents();
+    assert.ok(titles.every((t) => !/scroll container/i.test(t)), "matched by title, not by the conversation");
+    await shot(page, "history-search-real");
   });
 
   test("script payloads in a transcript stay inert", async () => {
@@ -220,7 +307,7 @@ describe("history", () => {
     await page.waitForTimeout(500);
     assert.equal(await page.evaluate(() => window.__xss ?? null), null, "a payload ran");
     assert.equal(await chat().locator("script, img, iframe, svg").count(), 0, "a dangerous element was created");
-    assert.match(await page.locator(".chip-tool pre").textContent(), /<script>window\.__xss='output'<\/script>/, "tool output not shown as text");
+    assert.match(await page.locator('.chip-tool [data-part="output"] pre').textContent(), /<script>window\.__xss='output'<\/script>/, "tool output not shown as text");
     assert.deepEqual(seen.dialogs, [], "a dialog opened");
   });
 
@@ -258,5 +345,31 @@ describe("history", () => {
     const rows = await chat().locator("[data-seq]").count();
     console.log(`# 10k session: latest window in ${openMs} ms; first older window ${olderMs} ms after reaching its top; scrolled to seq 1 in ${topMs} ms; ${rows} rows; long tasks: ${long.length}, max ${Math.round(Math.max(0, ...long))} ms`);
     assert.ok(rows <= 450, `DOM holds ${rows} rows; want a bounded slice`);
+  });
+});
+
+describe("login lockout (last: it spends this address's attempts)", () => {
+  test("a wrong password says so; then the lockout names its wait", async () => {
+    const other = await launch();
+    try {
+      const p = await other.page();
+      await p.goto(lab.url + "/");
+      await p.locator('input[name="password"]').fill("not the password");
+      await p.getByRole("button", { name: "Sign in" }).click();
+      const err = p.locator("[data-auth-error]");
+      await poll(async () => (await err.textContent().catch(() => "")) !== "", { what: "a login error" });
+      assert.equal(await err.textContent(), "Wrong password.");
+      // The server allows a few attempts, then answers 429 with Retry-After.
+      await poll(
+        async () => {
+          if (await p.getByRole("button", { name: "Sign in" }).isEnabled()) await p.getByRole("button", { name: "Sign in" }).click();
+          return /^Too many attempts\. Try again in \d+ s\.$/.test((await err.textContent()) ?? "");
+        },
+        { timeout: 60000, interval: 700, what: "the lockout message with its wait" },
+      );
+      assert.equal(await p.getByRole("button", { name: "Sign in" }).isDisabled(), true);
+    } finally {
+      await other.close();
+    }
   });
 });

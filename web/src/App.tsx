@@ -5,6 +5,7 @@ import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js"
 import { api, onUnauthorized } from "./api";
 import { startEvents, stopEvents } from "./events";
 import { match, navigate, path } from "./router";
+import { Attach } from "./routes/Attach";
 import { History } from "./routes/History";
 import { Login } from "./routes/Login";
 import { NewRun } from "./routes/NewRun";
@@ -68,6 +69,9 @@ export function App() {
             <Switch fallback={<Runs />}>
               <Match when={r.name === "new"}>
                 <NewRun />
+              </Match>
+              <Match when={r.name === "attach"}>
+                <Attach />
               </Match>
               <Match when={r.name === "run" && r}>{(rr) => <RunChat id={(rr() as { id: string }).id} />}</Match>
               <Match when={r.name === "history"}>

@@ -8,7 +8,15 @@ export type Role = "user" | "assistant";
 export type State = "working" | "question" | "needs_input" | "idle" | "ended";
 export type ToolStatus = "running" | "ok" | "error";
 export type Level = "info" | "warning" | "error";
-export type DialogKind = "question" | "plan";
+export type DialogKind = "question" | "plan" | "permission";
+
+/** How the operator answered a tool's permission prompt (conv.Decision). */
+export interface Decision {
+  allowed: boolean;
+  /** "once", or "always" (a rule was saved). */
+  scope?: string;
+  feedback?: string;
+}
 
 export interface ToolCall {
   id: string;
@@ -18,6 +26,10 @@ export interface ToolCall {
   output?: string;
   output_bytes?: number;
   output_truncated?: boolean;
+  decision?: Decision;
+  /** The input's main text where `input` (one line) cuts it: a long command, a written file's content. */
+  detail?: string;
+  detail_truncated?: boolean;
 }
 
 export interface Lifecycle {
@@ -43,11 +55,38 @@ export interface QuestionResult {
   other_text?: string;
 }
 
+/** How the agent goes on after an approved plan, when the record shows it. */
+export type ApprovalMode = "auto" | "manual";
+
 export interface Outcome {
   dismissed: boolean;
   results?: QuestionResult[];
   approved?: boolean;
   feedback?: string;
+  approval_mode?: ApprovalMode;
+}
+
+export type OptionRole = "allow_once" | "allow_always" | "switch_mode" | "deny" | "unknown";
+
+/** One answer a permission prompt offers, as the CLI labels it. */
+export interface PermissionOption {
+  label: string;
+  role: OptionRole;
+  /** The option takes text for the agent (a denial saying what to do instead). */
+  feedback?: boolean;
+}
+
+/** What a permission prompt asks: may the agent make this tool call? */
+export interface Permission {
+  tool: string;
+  title?: string;
+  question?: string;
+  command?: string;
+  description?: string;
+  path?: string;
+  diff?: string;
+  summary?: string;
+  options: PermissionOption[];
 }
 
 export interface Dialog {
@@ -56,6 +95,7 @@ export interface Dialog {
   questions?: Question[];
   plan?: string;
   plan_rows?: string[];
+  permission?: Permission;
   answerable: boolean;
   outcome: Outcome | null;
 }
@@ -76,6 +116,8 @@ export interface Page {
   transcript_id: string;
   state: State;
   pending_dialog: Dialog | null;
+  /** A problem the CLI's screen shows that the stream cannot (a screen lab does not understand). */
+  alert?: Lifecycle;
   messages: Message[] | null;
   first_seq: number;
   last_seq: number;
@@ -84,12 +126,14 @@ export interface Page {
 
 export interface Run {
   id: string;
+  provider?: string;
   cwd: string;
   title: string;
   model?: string;
   permission_mode?: string;
   state: State;
   pending: boolean;
+  alert?: Lifecycle;
   session_id?: string;
   transcript_path?: string;
   cli_version?: string;
@@ -97,9 +141,50 @@ export interface Run {
   cli_verified?: boolean;
   started_at: string;
   ended_at?: string;
+  archived_at?: string;
+  /** How an ended run ended: "stopped", "exited", "detached", … */
+  end_reason?: string;
+  /** Set when the run follows a CLI process lab did not start. */
+  attached?: Attachment;
+}
+
+/** Attachment (conv.Attachment): how lab reaches a process it did not start. */
+export interface Attachment {
+  pid: number;
+  /** "session:%3" on the operator's tmux server. */
+  pane?: string;
+  /** Why lab can only follow it; absent when it can answer and reply. */
+  read_only?: string;
+}
+
+/** ExternalSession (conv.ExternalSession): a CLI process lab did not start. */
+export interface ExternalSession {
+  provider: string;
+  pid: number;
+  session_id: string;
+  cwd: string;
+  name?: string;
+  title?: string;
+  cli_version?: string;
+  started_at?: string;
+  status?: string;
+  waiting_for?: string;
+  tmux?: { socket: string; pane: string; session?: string };
+  read_only?: string;
+  transcript_path?: string;
+  /** The live run already following it. */
+  run_id?: string;
+}
+
+/** BulkResult (conv.BulkResult): what a bulk action did and left alone. */
+export interface BulkResult {
+  done: string[] | null;
+  skipped: { id: string; reason: string }[] | null;
 }
 
 export interface StartRequest {
+  /** The agent CLI; default: the server's first provider. */
+  provider?: string;
   cwd: string;
   prompt?: string;
   model?: string;
@@ -108,11 +193,41 @@ export interface StartRequest {
 
 export interface Session {
   id: string;
+  provider?: string;
   project_path: string;
   title: string;
   size: number;
   mtime: string;
   run_id?: string;
+  /** The run is live: open it rather than resume the session. */
+  run_live?: boolean;
+  /** The chat's message count (0 until the server indexed it). */
+  messages?: number;
+  /** The newest message's time. */
+  last_activity?: string;
+}
+
+/** A scripted conversation of the demo's model (GET /demo/scenarios). */
+export interface Scenario {
+  keyword: string;
+  summary: string;
+  permission_mode?: string;
+}
+
+export interface PermissionMode {
+  value: string;
+  label: string;
+  help: string;
+}
+
+/** An agent CLI this lab runs (GET /providers). */
+export interface ProviderInfo {
+  name: string;
+  label: string;
+  modes: PermissionMode[];
+  default_mode?: string;
+  resume?: boolean;
+  attach?: boolean;
 }
 
 /** GET /sessions (httpapi.SessionList): one page, newest first. */
@@ -120,6 +235,22 @@ export interface SessionList {
   sessions: Session[] | null;
   total?: number;
   has_more?: boolean;
+}
+
+/** Folder is conv.Folder: one directory the folder picker offers. */
+export interface Folder {
+  path: string;
+  git?: boolean;
+  recent?: boolean;
+  root?: boolean;
+}
+
+/** GET /folders (conv.FolderList). */
+export interface FolderList {
+  folders: Folder[] | null;
+  roots: string[] | null;
+  home: string;
+  truncated: boolean;
 }
 
 export interface QuestionAnswer {
@@ -158,15 +289,30 @@ export interface WindowQuery {
   limit?: number;
 }
 
-/** ApiError is a non-2xx answer: the status and the server's error text. */
+/**
+ * ApiError is a non-2xx answer: the status and the server's error text;
+ * status 0 means the server could not be reached. retryAfter is the
+ * Retry-After header in seconds (429), 0 when absent.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly retryAfter = 0,
   ) {
     super(message);
     this.name = "ApiError";
   }
+}
+
+/** isOffline says whether e is a failure to reach the server at all. */
+export function isOffline(e: unknown): boolean {
+  return e instanceof ApiError && e.status === 0;
+}
+
+/** errorText is the operator-facing text of any thrown value. */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 const base = "/api/v1";
@@ -215,7 +361,8 @@ async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Pr
         ? (data as { error: string }).error
         : `${res.status} ${res.statusText}`;
     if (res.status === 401 && !path.startsWith("/auth/")) unauthorizedListeners.forEach((fn) => fn());
-    throw new ApiError(res.status, msg);
+    const wait = Number(res.headers.get("Retry-After") ?? "");
+    throw new ApiError(res.status, msg, Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : 0);
   }
   return data as T;
 }
@@ -252,8 +399,17 @@ export const api = {
     setCSRF("");
   },
 
+  providers: async (): Promise<ProviderInfo[]> => (await call<{ providers: ProviderInfo[] | null }>("GET", "/providers")).providers ?? [],
   runs: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs")).runs ?? [],
+  archivedRuns: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs?archived=true")).runs ?? [],
+  archiveRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/archive", { ids }),
+  unarchiveRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/unarchive", { ids }),
+  stopIdleRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/stop-idle", { ids }),
   startRun: (req: StartRequest) => call<Run>("POST", "/runs", req),
+  resumeRun: (id: string) => call<Run>("POST", `/runs/${enc(id)}/resume`),
+  externalSessions: async (): Promise<ExternalSession[]> =>
+    (await call<{ sessions: ExternalSession[] | null }>("GET", "/external-sessions")).sessions ?? [],
+  attach: (pid: number, provider?: string) => call<Run>("POST", "/runs/attach", { pid, provider }),
   stopRun: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/stop`),
   runMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/runs/${enc(id)}/messages${qs({ ...q })}`),
@@ -261,10 +417,16 @@ export const api = {
   interrupt: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/interrupt`),
   answer: (id: string, a: Answer) => call<unknown>("POST", `/runs/${enc(id)}/answer`, a),
 
+  folders: (q: string, limit: number) => call<FolderList>("GET", `/folders${qs({ q, limit })}`),
+
   sessions: (q: string, limit: number, offset: number) =>
     call<SessionList>("GET", `/sessions${qs({ q, limit, offset })}`),
+  session: (id: string) => call<Session>("GET", `/sessions/${enc(id)}`),
+  resumeSession: (id: string) => call<Run>("POST", `/sessions/${enc(id)}/resume`),
   sessionMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/sessions/${enc(id)}/messages${qs({ ...q })}`),
+  /** The demo's scenarios; rejects with 404 on a server with a real model. */
+  scenarios: async (): Promise<Scenario[]> => (await call<{ scenarios: Scenario[] | null }>("GET", "/demo/scenarios")).scenarios ?? [],
 };
 
 export const eventsURL = base + "/events";

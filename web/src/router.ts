@@ -1,4 +1,4 @@
-// A tiny history-API router: the app has six screens, which does not earn
+// A tiny history-API router: the app has seven screens, which does not earn
 // a router dependency. The Go server answers every client route with
 // index.html, so deep links and reloads work.
 
@@ -9,12 +9,12 @@ export { path };
 
 window.addEventListener("popstate", () => setPath(location.pathname));
 
-/** navigate moves to p, adding a history entry unless replace is set. */
+/** navigate moves to p (a path, maybe with a ?query), adding a history entry unless replace is set. */
 export function navigate(p: string, replace = false): void {
-  if (p === location.pathname) return;
+  if (p === location.pathname + location.search) return;
   if (replace) history.replaceState(null, "", p);
   else history.pushState(null, "", p);
-  setPath(p);
+  setPath(location.pathname);
 }
 
 export type Route =
@@ -22,6 +22,7 @@ export type Route =
   | { name: "setup" }
   | { name: "runs" }
   | { name: "new" }
+  | { name: "attach" }
   | { name: "run"; id: string }
   | { name: "history" }
   | { name: "session"; id: string };
@@ -32,6 +33,7 @@ export function match(p: string): Route {
   if (parts[0] === "login") return { name: "login" };
   if (parts[0] === "setup") return { name: "setup" };
   if (parts[0] === "new") return { name: "new" };
+  if (parts[0] === "attach") return { name: "attach" };
   if (parts[0] === "runs" && parts[1]) return { name: "run", id: parts[1] };
   if (parts[0] === "history" && parts[1]) return { name: "session", id: parts[1] };
   if (parts[0] === "history") return { name: "history" };

@@ -8,8 +8,12 @@ import { chromium } from "playwright-core";
 
 export const chromiumPath = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
 
-export async function launch() {
+/** launch starts a phone-sized page (390×844, touch); { desktop: true } gives a 1280×800 mouse-and-keyboard one. */
+export async function launch({ desktop = false } = {}) {
   const profile = mkdtempSync(join(tmpdir(), "lab-e2e-chromium-"));
+  const device = desktop
+    ? { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, isMobile: false, hasTouch: false }
+    : { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
@@ -24,10 +28,7 @@ export async function launch() {
       "--disable-sync",
       "--disable-dev-shm-usage",
     ],
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
+    ...device,
     colorScheme: process.env.E2E_COLOR_SCHEME === "dark" ? "dark" : "light",
   });
   return {

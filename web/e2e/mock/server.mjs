@@ -28,8 +28,8 @@ const t0 = Date.parse("2026-07-08T09:00:00Z");
 export function text(seq, role, body) {
   return stamp({ seq, kind: "text", role, text: body, time: new Date(t0 + seq * 1000).toISOString() });
 }
-export function tool(seq, name, input, status, output) {
-  return stamp({ seq, kind: "tool", tool: { id: `tu_${seq}`, name, input, status, output, output_bytes: output?.length ?? 0 } });
+export function tool(seq, name, input, status, output, detail) {
+  return stamp({ seq, kind: "tool", tool: { id: `tu_${seq}`, name, input, status, output, output_bytes: output?.length ?? 0, ...(detail ? { detail } : {}) } });
 }
 export function dialogMsg(seq, d) {
   return stamp({ seq, kind: "dialog", dialog: d });
@@ -103,7 +103,8 @@ export const shapes = {
 function outcomeOf(d, a) {
   if (d.kind === "plan") {
     const row = d.plan_rows?.[a.option] ?? "";
-    if (/^yes/i.test(row)) return { dismissed: false, approved: true };
+    // As the fold reads it from what the CLI writes after each row.
+    if (/^yes/i.test(row)) return { dismissed: false, approved: true, approval_mode: /auto mode/i.test(row) ? "auto" : "manual" };
     return { dismissed: false, approved: false, feedback: a.feedback ?? "" };
   }
   return {
@@ -135,20 +136,54 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
   let answers = []; // every answer body received, for assertions
   let answerDelayMs = 0;
   let conflictNext = false;
+  let lockedFor = 0; // seconds a login is refused for (429), 0 when not
+  let interrupts = []; // run ids interrupted, for assertions
+  const demoScenarios = [
+    { keyword: "lab:single", summary: "one single-select question" },
+    { keyword: "lab:plan", summary: "a plan to approve", permission_mode: "plan" },
+    { keyword: "lab:markdown", summary: "long markdown with code blocks and a table" },
+  ];
+  let scenarios = demoScenarios;
 
   function reset() {
     runs.clear();
     sessions.clear();
     answers = [];
+    interrupts = [];
+    scenarios = demoScenarios;
     conflictNext = false;
     answerDelayMs = 0;
+    lockedFor = 0;
     const base = [text(1, "user", "Set up the storage layer."), thinking(2, "Let me look at the repo first."), tool(3, "Bash", "ls -la", "ok", "go.mod\nmain.go\n"), text(4, "assistant", "I found a Go module. One question before I start:")];
     runs.set("r-single", newRun("r-single", "Set up the storage layer", [...base, dialogMsg(5, shapes.single("tu_single"))], shapes.single("tu_single"), "question"));
     runs.set("r-multi", newRun("r-multi", "Order a pizza", [...base], shapes.multi("tu_multi"), "question"));
     runs.set("r-form", newRun("r-form", "Design the form", [...base, dialogMsg(5, shapes.form("tu_form"))], shapes.form("tu_form"), "question"));
     runs.set("r-plan", newRun("r-plan", "Add history search", [...base, dialogMsg(5, shapes.plan("tu_plan"))], shapes.plan("tu_plan"), "question"));
-    // r-work runs on a CLI version lab was not verified with.
-    runs.set("r-work", newRun("r-work", "Refactor the fold", [...base, tool(5, "Bash", "go test ./...", "error", "FAIL lab/internal/x\nexit status 1")], null, "working", { cli_version: "2.1.340", cli_verified: false }));
+    runs.set(
+      "r-work",
+      newRun(
+        "r-work",
+        "Refactor the fold",
+        [
+          ...base,
+          tool(5, "Bash", "go test ./...", "error", "FAIL lab/internal/x\nexit status 1"),
+          tool(6, "Bash", "cat <<'EOF' > gen.txt …", "ok", "written\n", "cat <<'EOF' > gen.txt\nhello\nEOF\nwc -l gen.txt"),
+          tool(7, "Write", "/home/op/r-work/notes.md", "ok", "File created successfully at: /home/op/r-work/notes.md", "# Notes\n\n- first point\n- second point\n"),
+          text(8, "assistant", "Run this:\n\n```sh\ngo test ./internal/fold -run TestFold\n```\n\nThen check the output."),
+        ],
+        null,
+        "working",
+        // r-work runs on a CLI version lab was not verified with.
+        { cli_version: "2.1.340", cli_verified: false },
+      ),
+    );
+    runs.set(
+      "r-title",
+      newRun("r-title", "Add a health endpoint to the API server and document it in the operator's guide, with examples", [...base], null, "needs_input"),
+    );
+    const bare = newRun("r-bare", "myproject", [], null, "idle");
+    bare.run.cwd = "/home/op/work/myproject";
+    runs.set("r-bare", bare);
     runs.set("r-locked", newRun("r-locked", "Permission prompt", [...base], null, "question"));
     runs.set("r-ended", newRun("r-ended", "Old run", [...base, note(5, "info", "Session ended")], null, "ended"));
     const long = [];
@@ -165,9 +200,9 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
       thinking(4, "<img src=x onerror=window.__xss=1>"),
       note(5, "warning", "<b onmouseover=window.__xss=1>warn</b>"),
     ];
-    sessions.set("s-xss", { session: { id: "s-xss", project_path: "/home/op/evil", title: "XSS <img src=x onerror=window.__xss=1>", size: 1234, mtime: new Date(t0).toISOString() }, msgs: xss });
+    sessions.set("s-xss", { session: { id: "s-xss", project_path: "/home/op/evil", title: "XSS <img src=x onerror=window.__xss=1>", size: 1234, mtime: new Date(t0).toISOString(), messages: xss.length, last_activity: new Date(t0).toISOString() }, msgs: xss });
     sessions.set("s-plain", {
-      session: { id: "s-plain", project_path: "/home/op/lab", title: "Set up the storage layer", size: 4321, mtime: new Date(t0 - 86400000).toISOString() },
+      session: { id: "s-plain", project_path: "/home/op/lab", title: "Set up the storage layer", size: 4321, mtime: new Date(t0 - 86400000).toISOString(), messages: 6, last_activity: new Date(t0 - 86400000).toISOString() },
       msgs: [...base, dialogMsg(5, { ...shapes.single("tu_old"), outcome: { dismissed: false, results: [{ question: "Which database should we use?", chosen: ["SQLite"] }] } }), dialogMsg(6, { ...shapes.form("tu_old2"), outcome: { dismissed: true } })],
     });
   }
@@ -241,6 +276,10 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
       emit({ type: "run.messages.changed", run_id: run, state: r.run.state, backpatch_seq: before || undefined });
     },
     conflictNext: () => (conflictNext = true),
+    // Refuse logins for secs seconds, as the server's rate limit does.
+    lockout: ({ secs = 30 }) => (lockedFor = secs),
+    interrupts: () => interrupts,
+    scenarios: ({ list }) => (scenarios = list),
     answerDelay: ({ ms }) => (answerDelayMs = ms),
     answers: () => answers,
     setupToken: () => {
@@ -268,8 +307,13 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
         }
         if (api === "/auth/login" || api === "/auth/setup") {
           const b = await body(req);
+          if (lockedFor > 0) {
+            res.setHeader("Retry-After", String(lockedFor));
+            return send(res, 429, { error: `too many login attempts: try again in ${lockedFor} s` });
+          }
           if (api === "/auth/setup") {
-            if (!setupToken || b.setup_token !== setupToken) return send(res, 401, { error: "bad setup token" });
+            if (!setupToken || b.setup_token !== setupToken)
+              return send(res, 401, { error: "the setup token is unknown, used or expired: restart lab for a new setup link, or run `lab passwd`" });
             setupToken = "";
             password = b.password;
           }
@@ -335,6 +379,8 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
               return send(res, 204);
             }
             case "interrupt":
+              interrupts.push(r.run.id);
+              r.pending = null;
               r.msgs.push(note(r.msgs.length + 1, "info", "[Request interrupted by user]"));
               r.run.state = "needs_input";
               emit({ type: "run.messages.changed", run_id: r.run.id, state: "needs_input" });
@@ -347,9 +393,28 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
           }
         }
         if (api === "/sessions") {
+          // As the server: folder or title contain q, or the conversation
+          // holds every word of it (as word prefixes).
           const q = (url.searchParams.get("q") ?? "").toLowerCase();
-          const all = [...sessions.values()].map((s) => s.session).filter((s) => !q || s.title.toLowerCase().includes(q) || s.project_path.toLowerCase().includes(q));
+          const words = q.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+          const said = (msgs) => {
+            const vocab = msgs.flatMap((m) => (m.text ?? m.tool?.input ?? "").toLowerCase().split(/[^\p{L}\p{N}]+/u));
+            return words.length > 0 && words.every((w) => vocab.some((v) => v.startsWith(w)));
+          };
+          const all = [...sessions.values()]
+            .filter((s) => !q || s.session.title.toLowerCase().includes(q) || s.session.project_path.toLowerCase().includes(q) || said(s.msgs))
+            .map((s) => s.session);
           return send(res, 200, { sessions: all, total: all.length, has_more: false });
+        }
+        if (api === "/demo/scenarios") {
+          if (!scenarios) return send(res, 404, { error: "this server is not a demo: it has no scripted scenarios" });
+          return send(res, 200, { scenarios });
+        }
+        m = api.match(/^\/sessions\/([^/]+)$/);
+        if (m) {
+          const s = sessions.get(decodeURIComponent(m[1]));
+          if (!s) return send(res, 404, { error: "no session " + m[1] });
+          return send(res, 200, s.session);
         }
         m = api.match(/^\/sessions\/([^/]+)\/messages$/);
         if (m) {

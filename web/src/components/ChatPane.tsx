@@ -32,6 +32,9 @@ export function ChatPane(props: PaneProps) {
   let scroll = initialScroll();
   let programmatic = 0;
   const [following, setFollowing] = createSignal(true);
+  // The newest seq the reader has had on screen: what arrived after it
+  // counts as new on the jump button.
+  const [seenSeq, setSeenSeq] = createSignal(0);
 
   // The rendered slice of the held messages (see lib/range): bounded, so a
   // 10,000-message session scrolls as cheaply as a short one.
@@ -71,6 +74,32 @@ export function ChatPane(props: PaneProps) {
     else if (a === "card") scrollToCard();
   }
 
+  /** newCount is how many held messages came after the last one the reader saw. */
+  const newCount = () => {
+    const ms = held();
+    let n = 0;
+    for (let i = ms.length - 1; i >= 0 && ms[i]!.seq > seenSeq(); i--) n++;
+    return n;
+  };
+
+  /** noteSeen records the newest row at the pane's bottom edge as seen. */
+  function noteSeen() {
+    if (scroll.following) {
+      const ms = held();
+      if (ms.length) setSeenSeq(ms[ms.length - 1]!.seq);
+      return;
+    }
+    const r = pane.getBoundingClientRect();
+    const x = r.left + Math.min(r.width / 2, 200);
+    for (const dy of [4, 24, 64]) {
+      const row = document.elementFromPoint(x, r.bottom - dy)?.closest<HTMLElement>("[data-seq]");
+      if (row && pane.contains(row)) {
+        setSeenSeq((s) => Math.max(s, Number(row.dataset.seq)));
+        return;
+      }
+    }
+  }
+
   createEffect(
     on(items, (its) => {
       if (scroll.following) setRange((r) => trimLive(held(), r, maxRows));
@@ -79,6 +108,7 @@ export function ChatPane(props: PaneProps) {
       setFollowing(scroll.following);
       perform(r.action);
       fillIfShort();
+      if (scroll.following) noteSeen();
     }),
   );
 
@@ -166,7 +196,7 @@ export function ChatPane(props: PaneProps) {
     if (programmatic > 0) return;
     // Reading layout on every scroll event would force it many times a
     // frame; once per frame is enough to know the reader's top row.
-    if (!anchorFrame) anchorFrame = requestAnimationFrame(() => ((anchorFrame = 0), recordAnchor()));
+    if (!anchorFrame) anchorFrame = requestAnimationFrame(() => ((anchorFrame = 0), recordAnchor(), noteSeen()));
     const bottom = range().live && atBottom(pane.scrollTop, pane.clientHeight, pane.scrollHeight);
     scroll = afterUserScroll(scroll, bottom);
     setFollowing(scroll.following);
@@ -186,6 +216,7 @@ export function ChatPane(props: PaneProps) {
     scroll = afterUserScroll(scroll, true);
     setFollowing(true);
     perform("bottom");
+    noteSeen();
   }
 
   const answer = async (a: Answer) => {
@@ -218,9 +249,12 @@ export function ChatPane(props: PaneProps) {
         </div>
       </div>
       <Show when={!following() && props.conv.loaded()}>
-        <button class="jump" onClick={jump} aria-label="Jump to latest">
-          ↓
-        </button>
+        {/* In the flow below the pane, not over it: it never hides text. */}
+        <div class="jump-bar">
+          <button class="jump" onClick={jump} aria-label={newCount() > 0 ? `Jump to latest: ${newCount()} new` : "Jump to latest"} data-new={newCount()}>
+            ↓ {newCount() > 0 ? `${newCount()} new message${newCount() === 1 ? "" : "s"}` : "Latest"}
+          </button>
+        </div>
       </Show>
     </div>
   );

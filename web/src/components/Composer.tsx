@@ -1,13 +1,15 @@
 // The bottom of a live chat. Its shape follows the conversation:
 // - a dialog is pending: a one-line note pointing at the card, plus
-//   Interrupt (free text cannot answer a focused picker);
+//   Interrupt, confirmed first since it dismisses the question (free text
+//   cannot answer a focused picker);
 // - state question but no structured dialog: a locked note, plus Interrupt;
 // - ended: a note;
 // - otherwise a multi-line composer (Enter sends with a fine pointer, the
 //   button sends on phones) and Interrupt while the agent works.
 
 import { createSignal, Match, Show, Switch } from "solid-js";
-import type { State } from "../api";
+import { isOffline, type State } from "../api";
+import { ConfirmInterrupt } from "./ConfirmInterrupt";
 
 export interface ComposerProps {
   state: State | null;
@@ -31,7 +33,9 @@ export function Composer(props: ComposerProps) {
       await fn();
       return true;
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      // Offline is already said once, above the chat; here only what
+      // happened to what was typed.
+      setError(isOffline(e) ? "Not sent: lab is unreachable. Your text is kept." : e instanceof Error ? e.message : String(e));
       return false;
     } finally {
       setBusy(false);
@@ -66,7 +70,7 @@ export function Composer(props: ComposerProps) {
             <button class="link grow" onClick={props.onShowCard}>
               ↑ Answer the card above
             </button>
-            {interrupt}
+            <ConfirmInterrupt disabled={busy()} onInterrupt={() => void act(props.onInterrupt)} />
           </div>
         </Match>
         <Match when={props.state === "question"}>

@@ -22,6 +22,8 @@ import {
   withOther,
   type Pick,
 } from "../lib/answer";
+import { pickByNumber } from "./cardkeys";
+import { PermissionCard } from "./PermissionCard";
 import { Markdown } from "./Markdown";
 
 export interface CardProps {
@@ -52,7 +54,7 @@ function useSend(props: CardProps) {
     } catch (e) {
       setSending(false);
       if (e instanceof ApiError && e.status === 409) {
-        setError("This question changed — refreshing.");
+        setError(e.message ? `${e.message} — refreshing.` : "This question changed — refreshing.");
         props.onConflict();
       } else {
         setError(e instanceof Error ? e.message : String(e));
@@ -64,20 +66,48 @@ function useSend(props: CardProps) {
 
 export function DialogCard(props: CardProps) {
   return (
-    <section class={`card k-${props.d.kind}`} data-card={props.d.tool_id} aria-label={props.d.kind === "plan" ? "Plan approval" : "Question"}>
+    <section
+      class={`card k-${props.d.kind}`}
+      data-card={props.d.tool_id}
+      aria-label={props.d.kind === "plan" ? "Plan approval" : props.d.kind === "permission" ? "Permission" : "Question"}
+      tabindex="0"
+      onKeyDown={pickByNumber}
+    >
       <Show when={props.d.answerable} fallback={<ReadOnlyCard d={props.d} />}>
-        <Show when={props.d.kind === "plan"} fallback={<QuestionCard {...props} />}>
-          <PlanCard {...props} />
-        </Show>
+        <Switch fallback={<QuestionCard {...props} />}>
+          <Match when={props.d.kind === "plan"}>
+            <PlanCard {...props} />
+          </Match>
+          <Match when={props.d.kind === "permission"}>
+            <PermissionAsk {...props} />
+          </Match>
+        </Switch>
       </Show>
     </section>
+  );
+}
+
+function PermissionAsk(props: CardProps) {
+  const { sending, error, send } = useSend(props);
+  return (
+    <>
+      <PermissionCard {...props} send={send} sending={sending} />
+      <Show when={error()}>
+        <p class="error" role="alert">
+          {error()}
+        </p>
+      </Show>
+    </>
   );
 }
 
 function ReadOnlyCard(props: { d: Dialog }) {
   return (
     <>
-      <div class="card-head">{props.d.kind === "plan" ? "Plan waiting for approval" : "Claude asks"}</div>
+      <div class="card-head">{props.d.kind === "plan" ? "Plan waiting for approval" : props.d.kind === "permission" ? "Claude asks for permission" : "Claude asks"}</div>
+      <Show when={props.d.permission?.command}>
+        <pre class="code wrap">{props.d.permission!.command}</pre>
+      </Show>
       <Show when={props.d.kind === "plan"}>
         <Markdown text={props.d.plan ?? ""} class="plan" />
       </Show>
@@ -105,15 +135,22 @@ function PlanCard(props: CardProps) {
               onClick={() => send(() => planApprove(props.d, r.index))}
               data-row={r.index}
             >
-              <span class="opt-label">{r.label}</span>
+              <span class="opt-label">
+                <span class="opt-key" aria-hidden="true">
+                  {r.index + 1}
+                </span>
+                {r.plain}
+              </span>
+              <span class="opt-desc">{r.label}</span>
             </button>
           )}
         </For>
       </div>
       <Show when={fbRow()}>
         <div class="reject">
-          <label class="small muted" for={`fb-${props.d.tool_id}`}>
-            {fbRow()!.label}
+          <label class="reject-label" for={`fb-${props.d.tool_id}`}>
+            {fbRow()!.plain}
+            <span class="opt-desc">{fbRow()!.label}</span>
           </label>
           <textarea
             id={`fb-${props.d.tool_id}`}
@@ -143,6 +180,15 @@ function QuestionCard(props: CardProps) {
   const form = () => qs().length > 1;
   const [picks, setPicks] = createSignal<(Pick | undefined)[]>([]);
   const [step, setStep] = createSignal(0);
+  // Set while a question is edited from the review step: finishing it
+  // returns to the review instead of walking the later questions again.
+  const [fromReview, setFromReview] = createSignal(false);
+  const advance = (i: number) => {
+    if (fromReview()) {
+      setFromReview(false);
+      setStep(qs().length);
+    } else setStep(i + 1);
+  };
 
   const setPick = (i: number, p: Pick) =>
     setPicks((ps) => {
@@ -158,7 +204,7 @@ function QuestionCard(props: CardProps) {
       send(() => questionAnswer(props.d, [p]));
       return;
     }
-    setStep(i + 1);
+    advance(i);
   }
 
   const submitAll = () => send(() => questionAnswer(props.d, picks()));
@@ -186,7 +232,7 @@ function QuestionCard(props: CardProps) {
                 form={form()}
                 onPick={(p) => setPick(step(), p)}
                 onChoose={(p) => chose(step(), p)}
-                onNext={() => (form() ? setStep(step() + 1) : submitAll())}
+                onNext={() => (form() ? advance(step()) : submitAll())}
                 onBack={step() > 0 ? () => setStep(step() - 1) : undefined}
               />
             )}
@@ -199,7 +245,15 @@ function QuestionCard(props: CardProps) {
                 <div class="qa review-row">
                   <div class="q">{q.question}</div>
                   <div class="a">{describePick(q, picks()[i()])}</div>
-                  <button class="link" disabled={sending()} onClick={() => setStep(i())}>
+                  <button
+                    class="link"
+                    disabled={sending()}
+                    onClick={() => {
+                      setFromReview(true);
+                      setStep(i());
+                    }}
+                    data-edit={i()}
+                  >
                     Edit
                   </button>
                 </div>
@@ -260,7 +314,12 @@ function QuestionStep(props: StepProps) {
                   onClick={() => props.onChoose(selectOne(i()))}
                   data-option={i()}
                 >
-                  <span class="opt-label">{o.label}</span>
+                  <span class="opt-label">
+                    <span class="opt-key" aria-hidden="true">
+                      {i() + 1}
+                    </span>
+                    {o.label}
+                  </span>
                   <Show when={o.description}>
                     <span class="opt-desc">{o.description}</span>
                   </Show>
@@ -301,7 +360,12 @@ function QuestionStep(props: StepProps) {
               <label class={`opt check${p().chosen.includes(i()) ? " on" : ""}`} data-option={i()}>
                 <input type="checkbox" checked={p().chosen.includes(i())} disabled={props.disabled} onChange={() => props.onPick(toggle(p(), i()))} />
                 <span class="opt-text">
-                  <span class="opt-label">{o.label}</span>
+                  <span class="opt-label">
+                    <span class="opt-key" aria-hidden="true">
+                      {i() + 1}
+                    </span>
+                    {o.label}
+                  </span>
                   <Show when={o.description}>
                     <span class="opt-desc">{o.description}</span>
                   </Show>

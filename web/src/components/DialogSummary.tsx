@@ -5,7 +5,7 @@
 
 import { For, Match, Show, Switch } from "solid-js";
 import type { Dialog } from "../api";
-import { summarize } from "../lib/answer";
+import { approvalText, summarize } from "../lib/answer";
 import { Markdown } from "./Markdown";
 
 export function DialogSummary(props: { d: Dialog }) {
@@ -50,7 +50,9 @@ export function DialogSummary(props: { d: Dialog }) {
               </div>
             }
           >
-            <div class="marker approved">approved</div>
+            <div class="marker approved" data-approval={props.d.outcome?.approval_mode ?? ""}>
+              {approvalText(props.d.outcome!)}
+            </div>
           </Show>
         </Match>
         <Match when={true}>

@@ -1,10 +1,13 @@
 // The top bar of every screen: an optional back link, a title, actions.
+// A long title wraps to two lines and ends in an ellipsis; a tap on it
+// shows it whole (and the full text is its tooltip).
 
 import type { JSX } from "solid-js";
-import { Show } from "solid-js";
+import { createSignal, Show } from "solid-js";
 import { linkHandler } from "../router";
 
-export function Header(props: { title: JSX.Element; back?: string; sub?: JSX.Element; children?: JSX.Element }) {
+export function Header(props: { title: string; back?: string; sub?: JSX.Element; children?: JSX.Element }) {
+  const [whole, setWhole] = createSignal(false);
   return (
     <header class="bar">
       <Show when={props.back}>
@@ -13,7 +16,15 @@ export function Header(props: { title: JSX.Element; back?: string; sub?: JSX.Ele
         </a>
       </Show>
       <div class="bar-title">
-        <h1>{props.title}</h1>
+        <h1
+          classList={{ whole: whole() }}
+          title={props.title}
+          onClick={() => setWhole(!whole())}
+          aria-expanded={whole()}
+          data-testid="title"
+        >
+          {props.title}
+        </h1>
         <Show when={props.sub}>
           <div class="bar-sub">{props.sub}</div>
         </Show>

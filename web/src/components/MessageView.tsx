@@ -6,6 +6,9 @@
 import { createSignal, Match, Show, Switch } from "solid-js";
 import type { Message, ToolCall } from "../api";
 import { bytes } from "../lib/format";
+import { inputParts } from "../lib/toolparts";
+import { CopyButton } from "./CopyButton";
+import { decisionText } from "../lib/permission";
 import { DialogSummary } from "./DialogSummary";
 import { Markdown } from "./Markdown";
 
@@ -71,20 +74,58 @@ function ToolChip(props: { t: ToolCall }) {
         </span>
         <span class="tool-name">{t().name}</span>
         <span class="tool-input">{t().input}</span>
+        <Show when={t().decision}>
+          {(d) => (
+            <span class={`decision${d().allowed ? " allowed" : " denied"}`} data-decision={d().allowed ? d().scope ?? "allowed" : "denied"}>
+              {decisionText(d())}
+            </span>
+          )}
+        </Show>
       </summary>
       <Show when={open()}>
-        <div class="tool-out">
-          <Show when={t().input}>
-            <div class="pre tool-in">{t().input}</div>
-          </Show>
-          <Show when={t().output} fallback={<div class="muted">{t().status === "running" ? "running…" : "no output"}</div>}>
-            <pre class="pre">{t().output}</pre>
-          </Show>
-          <Show when={t().output_truncated}>
-            <div class="muted small">output cut; {bytes(t().output_bytes)} in full</div>
-          </Show>
-        </div>
+        <ToolBody t={t()} />
       </Show>
     </details>
+  );
+}
+
+/**
+ * ToolBody is an expanded chip: the input once (in full when the server
+ * sent it whole as detail: a long command, a written file's content),
+ * then the output, each labelled and with a Copy button. The summary
+ * line's own copy of the input hides while open (see base.css).
+ */
+function ToolBody(props: { t: ToolCall }) {
+  const t = () => props.t;
+  const part = () => inputParts(t());
+  return (
+    <div class="tool-out">
+      <Show when={part().head}>
+        <div class="tool-head mono" data-part="head">
+          {part().head}
+        </div>
+      </Show>
+      <Show when={part().body}>
+        <Block label={part().bodyLabel} text={part().body} part="input" note={t().detail_truncated ? "cut: the rest is not shown" : ""} />
+      </Show>
+      <Show when={t().output} fallback={<div class="muted small">{t().status === "running" ? "running…" : "no output"}</div>}>
+        <Block label="Output" text={t().output ?? ""} part="output" note={t().output_truncated ? `cut; ${bytes(t().output_bytes)} in full` : ""} />
+      </Show>
+    </div>
+  );
+}
+
+function Block(props: { label: string; text: string; part: string; note?: string }) {
+  return (
+    <div class="tool-block" data-part={props.part}>
+      <div class="tool-block-head">
+        <span class="tool-label">{props.label}</span>
+        <CopyButton text={() => props.text} label={`Copy ${props.label.toLowerCase()}`} />
+      </div>
+      <pre class="pre">{props.text}</pre>
+      <Show when={props.note}>
+        <div class="muted small">{props.note}</div>
+      </Show>
+    </div>
   );
 }

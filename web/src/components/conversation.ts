@@ -4,7 +4,7 @@
 // refetch); this file only sequences requests and holds signals.
 
 import { createSignal, onCleanup } from "solid-js";
-import type { Dialog, Message, Page, State, WindowQuery } from "../api";
+import { ApiError, type Dialog, type Lifecycle, type Message, type Page, type State, type WindowQuery } from "../api";
 import { subscribe } from "../events";
 import { prerenderMarkdown } from "../lib/markdown";
 import { emptyWindow, firstSeq, lastSeq, mergeWindow, type Window } from "../lib/merge";
@@ -40,7 +40,13 @@ export function createConversation(src: Source) {
   const [win, setWin] = createSignal<Window>(emptyWindow);
   const [state, setState] = createSignal<State | null>(null);
   const [pending, setPending] = createSignal<Dialog | null>(null);
+  // A problem the CLI's screen shows that the stream cannot.
+  const [alert, setAlert] = createSignal<Lifecycle | null>(null);
   const [error, setError] = createSignal("");
+  // The conversation does not exist (404): the screen shows not found.
+  const [notFound, setNotFound] = createSignal(false);
+  // The last failure was the server being unreachable.
+  const [offline, setOffline] = createSignal(false);
   const [loaded, setLoaded] = createSignal(false);
   const [loadingOlder, setLoadingOlder] = createSignal(false);
 
@@ -59,6 +65,7 @@ export function createConversation(src: Source) {
     transcript = page.transcript_id;
     setState(page.state);
     setPending(page.pending_dialog && page.pending_dialog.outcome == null ? page.pending_dialog : null);
+    setAlert(page.alert ?? null);
   }
 
   /** refresh runs one planned fetch; concurrent calls coalesce into one more. */
@@ -83,9 +90,14 @@ export function createConversation(src: Source) {
         again = true;
       }
       setError("");
+      setOffline(false);
       setLoaded(true);
     } catch (e) {
-      if (!disposed) setError(e instanceof Error ? e.message : String(e));
+      if (!disposed) {
+        setError(e instanceof Error ? e.message : String(e));
+        setOffline(e instanceof ApiError && e.status === 0);
+        if (e instanceof ApiError && e.status === 404 && !loaded()) setNotFound(true);
+      }
     } finally {
       inflight = false;
       if (again && !disposed) {
@@ -159,5 +171,5 @@ export function createConversation(src: Source) {
 
   void refresh();
 
-  return { win, state, pending, error, loaded, loadingOlder, refresh, loadOlder, reload };
+  return { win, state, pending, alert, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
 }

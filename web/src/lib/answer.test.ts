@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, test } from "vitest";
 import {
+  approvalText,
   complete,
   describePick,
   emptyPick,
@@ -7,6 +8,7 @@ import {
   planApprove,
   planReject,
   planRows,
+  plainPlanRow,
   questionAnswer,
   selectOne,
   summarize,
@@ -125,5 +127,26 @@ describe("summaries of answered dialogs", () => {
   it("null chosen from the server is treated as none", () => {
     const s = summarize(question("t1"), { dismissed: false, results: [{ question: "Which database?", chosen: null }] });
     expect(s.lines[0]!.answer).toBe("—");
+  });
+});
+
+describe("plan rows in plain words", () => {
+  test("2.1.328's rows get plain labels, the CLI's words kept as detail", () => {
+    const rows = planRows(plan("tu_p"));
+    expect(rows.map((r) => [r.role, r.plain, r.label])).toEqual([
+      ["approve", "Approve, and let it carry on by itself", "Yes, and use auto mode"],
+      ["approve", "Approve, and ask me before each edit", "Yes, manually approve edits"],
+      ["feedback", "Ask for changes", "Tell Claude what to change"],
+    ]);
+  });
+  test("other wordings", () => {
+    expect(plainPlanRow("Yes, and auto-accept edits", "approve")).toBe("Approve, and accept its edits without asking");
+    expect(plainPlanRow("Yes", "approve")).toBe("Approve");
+    expect(plainPlanRow("No, refine with Ultraplan", "other")).toBe("No, refine with Ultraplan");
+  });
+  test("the answered plan says which approval was taken", () => {
+    expect(approvalText({ dismissed: false, approved: true, approval_mode: "auto" })).toBe("approved · carries on by itself");
+    expect(approvalText({ dismissed: false, approved: true, approval_mode: "manual" })).toBe("approved · asks before each edit");
+    expect(approvalText({ dismissed: false, approved: true })).toBe("approved");
   });
 });

@@ -76,7 +76,10 @@ export const defaultPlanRows = ["Yes, and use auto mode", "Yes, manually approve
 
 export interface PlanRow {
   index: number;
+  /** The row as the CLI words it. */
   label: string;
+  /** What the row does, in plain words; the CLI's wording goes beside it as detail. */
+  plain: string;
   /** approve: approves the plan; feedback: rejects it with typed feedback; other: a plain row. */
   role: "approve" | "feedback" | "other";
 }
@@ -88,8 +91,34 @@ export function planRows(d: Dialog): PlanRow[] {
     let role: PlanRow["role"] = "other";
     if (/^\s*yes\b/i.test(label)) role = "approve";
     else if (/tell claude|what to change|feedback/i.test(label)) role = "feedback";
-    return { index, label, role };
+    return { index, label, role, plain: plainPlanRow(label, role) };
   });
+}
+
+/**
+ * plainPlanRow says what a plan picker row does without the CLI's terms
+ * ("auto mode", "manually approve edits"): how the agent goes on once the
+ * plan is approved.
+ */
+export function plainPlanRow(label: string, role: PlanRow["role"]): string {
+  if (role === "feedback") return "Ask for changes";
+  if (role !== "approve") return label;
+  if (/auto[- ]accept|accept edits/i.test(label)) return "Approve, and accept its edits without asking";
+  if (/auto mode/i.test(label)) return "Approve, and let it carry on by itself";
+  if (/manual/i.test(label)) return "Approve, and ask me before each edit";
+  return "Approve";
+}
+
+/** approvalText says how an approved plan went on, when the outcome records it. */
+export function approvalText(o: Outcome): string {
+  switch (o.approval_mode) {
+    case "auto":
+      return "approved · carries on by itself";
+    case "manual":
+      return "approved · asks before each edit";
+    default:
+      return "approved";
+  }
 }
 
 /** planApprove builds the payload for approving through row i. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Dialog, Message } from "../api";
 import type { Item } from "./placement";
 import { cardToolId, ItemCache, placeItems } from "./placement";
 import { dialogMsg, plan, question, text } from "./testdata";
@@ -46,6 +47,32 @@ describe("placeItems", () => {
     expect(items[0]!.kind === "card" && items[0]!.dialog).toBe(side);
     expect(cardToolId(items)).toBe("t1");
     expect(cardToolId(placeItems([text(1)], null))).toBe("");
+  });
+});
+
+describe("permission prompts", () => {
+  const perm = (id: string): Dialog => ({
+    tool_id: id,
+    kind: "permission",
+    answerable: true,
+    outcome: null,
+    permission: { tool: "Bash", command: "touch x", options: [{ label: "Yes", role: "allow_once" }] },
+  });
+  const chip = (seq: number, id: string, status: "running" | "ok" | "error"): Message => ({
+    seq,
+    kind: "tool",
+    tool: { id, name: "Bash", input: "touch x", status },
+    content_hash: "h" + seq + status,
+  });
+  it("go right after their running chip", () => {
+    const items = placeItems([text(1), chip(2, "t1", "running"), text(3)], perm("t1"));
+    expect(items.map((it) => it.key)).toEqual(["m:1", "m:2", "card:t1", "m:3"]);
+  });
+  it("are appended before their chip is folded", () => {
+    expect(placeItems([text(1)], perm("t1")).map((it) => it.key)).toEqual(["m:1", "card:t1"]);
+  });
+  it("never show once the chip has its result", () => {
+    expect(placeItems([chip(1, "t1", "ok")], perm("t1")).map((it) => it.key)).toEqual(["m:1"]);
   });
 });
 

@@ -1,5 +1,8 @@
 // Where the pending dialog goes in the chat stream.
 //
+// A permission prompt is about a tool call the stream shows as a chip: its
+// card goes right after that chip (matched by tool_id), else appended.
+//
 // The server serves the pending dialog beside the stream (pending_dialog),
 // never inside it, so seqs stay reparse-stable. The client places it: as an
 // interactive card at its dialog message's position when the stream holds a
@@ -42,6 +45,10 @@ export function placeItems(messages: readonly Message[], pending: Dialog | null)
       }
     }
     items.push({ kind: "message", key: "m:" + m.seq, message: m });
+    if (live && !cardPlaced && live.kind === "permission" && m.kind === "tool" && m.tool?.id === live.tool_id) {
+      if (m.tool.status === "running") items.push({ kind: "card", key: "card:" + live.tool_id, dialog: live, seq: m.seq });
+      cardPlaced = true; // a chip with a result: the prompt is over, the side channel is stale
+    }
   }
   if (live && !cardPlaced) items.push({ kind: "card", key: "card:" + live.tool_id, dialog: live, seq: 0 });
   return items;

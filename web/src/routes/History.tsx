@@ -1,10 +1,13 @@
-// History: every Claude Code session on the machine, searchable by project
-// and title, newest first; each opens as a read-only chat.
+// History: every session on the machine, newest first, searchable by
+// folder, title and what was said; each opens as a read-only chat (with
+// Resume), or as the live run that follows it now. The search lives in the
+// address, so going back from a session keeps it.
 
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, type Session } from "../api";
 import { Header } from "../components/Header";
-import { ago, baseName, bytes } from "../lib/format";
+import { sessionLine } from "../lib/heading";
+import { rememberHistory } from "../lib/lastsearch";
 import { linkHandler } from "../router";
 
 const pageSize = 50;
@@ -31,12 +34,17 @@ export function History() {
     }
   }
 
-  onMount(() => load(0));
+  onMount(() => {
+    rememberHistory(location.pathname + location.search);
+    load(0);
+  });
   onCleanup(() => clearTimeout(timer));
 
   function onSearch(v: string) {
     setQ(v);
-    history.replaceState(null, "", v ? `/history?q=${encodeURIComponent(v)}` : "/history");
+    const path = v ? `/history?q=${encodeURIComponent(v)}` : "/history";
+    history.replaceState(null, "", path);
+    rememberHistory(path);
     clearTimeout(timer);
     timer = setTimeout(() => load(0), 250);
   }
@@ -45,7 +53,7 @@ export function History() {
     <div class="screen">
       <Header title="History" back="/" />
       <div class="searchbar">
-        <input type="search" name="q" placeholder="Search project or title" value={q()} onInput={(e) => onSearch(e.currentTarget.value)} autocapitalize="off" />
+        <input type="search" name="q" placeholder="Search folders, titles and conversations" value={q()} onInput={(e) => onSearch(e.currentTarget.value)} autocapitalize="off" />
       </div>
       <main class="scroll list">
         <Show when={error()}>
@@ -59,13 +67,21 @@ export function History() {
               <For each={items()}>
                 {(s) => (
                   <li>
-                    <a class="row" href={`/history/${encodeURIComponent(s.id)}`} onClick={linkHandler} data-session={s.id}>
+                    <a
+                      class="row"
+                      href={s.run_live && s.run_id ? `/runs/${encodeURIComponent(s.run_id)}` : `/history/${encodeURIComponent(s.id)}`}
+                      onClick={linkHandler}
+                      data-session={s.id}
+                    >
                       <div class="row-main">
                         <div class="row-title">{s.title || "(no prompt)"}</div>
-                        <div class="row-sub muted">
-                          {baseName(s.project_path)} · {ago(s.mtime)} · {bytes(s.size)}
-                        </div>
+                        <div class="row-sub muted">{sessionLine(s)}</div>
                       </div>
+                      <Show when={s.run_live}>
+                        <span class="tag live" data-live-run={s.run_id}>
+                          live
+                        </span>
+                      </Show>
                     </a>
                   </li>
                 )}

@@ -1,8 +1,9 @@
 // Login, and the first-run setup that sets the operator's password with the
 // one-time setup token the server printed at start.
 
-import { createSignal, Show } from "solid-js";
-import { api, ApiError } from "../api";
+import { createSignal, onCleanup, Show } from "solid-js";
+import { api } from "../api";
+import { authFailure, waitText } from "../lib/message";
 
 /**
  * setupTokenFromURL reads the token of the setup link the server logs
@@ -22,9 +23,16 @@ export function Login(props: { setup: boolean; onDone: () => void }) {
   const [confirm, setConfirm] = createSignal("");
   const [error, setError] = createSignal("");
   const [busy, setBusy] = createSignal(false);
+  // A lockout: no attempt before lockedUntil (ms); now ticks to count down.
+  const [lockedUntil, setLockedUntil] = createSignal(0);
+  const [now, setNow] = createSignal(Date.now());
+  const tick = setInterval(() => setNow(Date.now()), 1000);
+  onCleanup(() => clearInterval(tick));
+  const waitLeft = () => Math.max(0, (lockedUntil() - now()) / 1000);
 
   async function submit(e: SubmitEvent) {
     e.preventDefault();
+    if (waitLeft() > 0) return;
     setError("");
     if (props.setup && password() !== confirm()) {
       setError("The passwords differ.");
@@ -38,7 +46,12 @@ export function Login(props: { setup: boolean; onDone: () => void }) {
       } else await api.login(password());
       props.onDone();
     } catch (err) {
-      setError(err instanceof ApiError && err.status === 401 ? "Wrong password." : err instanceof Error ? err.message : String(err));
+      const f = authFailure(err);
+      setError(f.text);
+      if (f.wait > 0) {
+        setNow(Date.now());
+        setLockedUntil(Date.now() + f.wait * 1000);
+      }
     } finally {
       setBusy(false);
     }
@@ -76,11 +89,15 @@ export function Login(props: { setup: boolean; onDone: () => void }) {
           </label>
         </Show>
         <Show when={error()}>
-          <p class="error" role="alert">
+          <p class="error" role="alert" data-auth-error>
             {error()}
+            <Show when={waitLeft() > 0}>
+              {" "}
+              <span data-wait>Try again in {waitText(waitLeft())}.</span>
+            </Show>
           </p>
         </Show>
-        <button class="btn primary" type="submit" disabled={busy()}>
+        <button class="btn primary" type="submit" disabled={busy() || waitLeft() > 0}>
           {props.setup ? "Set password" : "Sign in"}
         </button>
       </form>

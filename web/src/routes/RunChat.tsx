@@ -1,16 +1,20 @@
 // The chat of a live run: header with state and Stop (confirmed), the chat
-// pane, and the composer whose shape follows the conversation's state.
+// pane, and the composer whose shape follows the conversation's state. A
+// run id that does not exist shows not found instead.
 
-import { createSignal, onCleanup, onMount, Show } from "solid-js";
+import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import { api, type Run } from "../api";
 import { ChatPane } from "../components/ChatPane";
 import { CliNote } from "../components/CliVersion";
 import { Composer } from "../components/Composer";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
+import { NotFound } from "../components/NotFound";
+import { EndedBar, ReadOnlyBar } from "../components/RunBars";
 import { StateBadge } from "../components/StateBadge";
 import { subscribe } from "../events";
-import { baseName, cliVersion } from "../lib/format";
+import { cliVersion } from "../lib/format";
+import { runHeading } from "../lib/heading";
 
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
@@ -21,7 +25,8 @@ export function RunChat(props: { id: string }) {
 
   async function loadRun() {
     try {
-      setRun((await api.runs()).find((r) => r.id === props.id) ?? null);
+      const find = (rs: Run[]) => rs.find((r) => r.id === props.id);
+      setRun(find(await api.runs()) ?? find(await api.archivedRuns()) ?? null);
     } catch {
       /* the chat still works */
     }
@@ -32,6 +37,8 @@ export function RunChat(props: { id: string }) {
   });
 
   const state = () => conv.state() ?? run()?.state ?? null;
+  const heading = () => runHeading(run());
+  const attached = () => run()?.attached;
 
   async function stop() {
     setStopError("");
@@ -45,49 +52,86 @@ export function RunChat(props: { id: string }) {
     }
   }
 
-  return (
+  const screen = () => (
     <div class="screen chat-screen">
-      <Header title={run()?.title || "Run"} back="/" sub={run() ? [baseName(run()!.cwd), cliVersion(run()!)?.label].filter(Boolean).join(" · ") : undefined}>
-        <Show when={state()}>
-          <StateBadge state={state()!} />
-        </Show>
+      <Header
+        title={heading().title}
+        back="/"
+        sub={
+          <>
+            <Show when={state()}>
+              <StateBadge state={state()!} />{" "}
+            </Show>
+            {heading().sub}
+            {run() && cliVersion(run()!) ? ` · ${cliVersion(run()!)!.label}` : ""}
+            {attached() ? ` · attached ${attached()!.pane ?? "read-only"}` : ""}
+          </>
+        }
+      >
         <Show when={state() !== "ended"}>
           <button class="btn danger" onClick={() => setConfirming(!confirming())} aria-expanded={confirming()} data-action="stop">
-            Stop
+            {attached() ? "Detach" : "Stop"}
           </button>
         </Show>
       </Header>
       <CliNote run={run()} />
       <Show when={confirming()}>
-        <div class="confirm" role="alertdialog" aria-label="Stop this run?">
-          <span class="grow">Stop this run? The Claude Code process will be ended.</span>
+        <div class="confirm" role="alertdialog" aria-label={attached() ? "Detach from this session?" : "Stop this run?"}>
+          <span class="grow">
+            {attached()
+              ? `Detach? Lab stops following this session; its Claude Code process (pid ${attached()!.pid}) keeps running.`
+              : "Stop this run? The Claude Code process will be ended."}
+          </span>
           <button class="btn" onClick={() => setConfirming(false)}>
             Cancel
           </button>
           <button class="btn danger" onClick={stop} data-action="confirm-stop">
-            Stop run
+            {attached() ? "Detach" : "Stop run"}
           </button>
         </div>
       </Show>
+      <Show when={conv.alert()}>
+        {(a) => (
+          <p class={`alert banner lv-${a().level}`} role="alert" data-alert>
+            {a().text}
+          </p>
+        )}
+      </Show>
       <Show when={stopError() || conv.error()}>
-        <p class="error banner" role="alert">
-          {stopError() || conv.error()}
+        <p class="error banner" role="alert" data-banner>
+          {stopError() || (conv.offline() ? "Offline: cannot reach the lab server. Retrying…" : conv.error())}
         </p>
       </Show>
       <ChatPane conv={conv} readOnly={false} onAnswer={(a) => api.answer(props.id, a).then(() => undefined)} bindShowCard={(fn) => (showCard = fn)} />
-      <Composer
-        state={state()}
-        pending={!!conv.pending()}
-        onReply={async (t) => {
-          await api.reply(props.id, t);
-          conv.refresh();
-        }}
-        onInterrupt={async () => {
-          await api.interrupt(props.id);
-          conv.refresh();
-        }}
-        onShowCard={() => showCard()}
-      />
+      <Switch>
+        <Match when={state() === "ended"}>
+          <EndedBar run={run()} onChanged={loadRun} />
+        </Match>
+        <Match when={attached()?.read_only}>{(why) => <ReadOnlyBar reason={why()} />}</Match>
+        <Match when={true}>
+          <Composer
+            state={state()}
+            pending={!!conv.pending()}
+            onReply={async (t) => {
+              try {
+                await api.reply(props.id, t);
+              } finally {
+                conv.refresh(); // also tells the banner when lab is unreachable
+              }
+            }}
+            onInterrupt={async () => {
+              await api.interrupt(props.id);
+              conv.refresh();
+            }}
+            onShowCard={() => showCard()}
+          />
+        </Match>
+      </Switch>
     </div>
+  );
+  return (
+    <Show when={!conv.notFound()} fallback={<NotFound what="run" id={props.id} back="/" backLabel="All runs" />}>
+      {screen()}
+    </Show>
   );
 }

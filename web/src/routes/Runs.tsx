@@ -2,9 +2,10 @@
 // operator first and marked, refreshed on every run event.
 
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
-import { api, type Run } from "../api";
+import { api, isOffline, type Run } from "../api";
 import { Header } from "../components/Header";
 import { CliBadge } from "../components/CliVersion";
+import { RunsHousekeeping } from "../components/RunsHousekeeping";
 import { StateBadge } from "../components/StateBadge";
 import { ago, baseName, cliVersion, needsYou, sortRuns } from "../lib/format";
 import { stopEvents, subscribe } from "../events";
@@ -20,7 +21,7 @@ export function Runs() {
       setRuns(sortRuns(await api.runs()));
       setError("");
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(isOffline(e) ? "Offline: cannot reach the lab server." : e instanceof Error ? e.message : String(e));
     }
   }
   const soon = () => {
@@ -42,17 +43,23 @@ export function Runs() {
         <a class="btn" href="/history" onClick={linkHandler}>
           History
         </a>
+        <a class="btn" href="/attach" onClick={linkHandler} data-action="open-attach">
+          Attach
+        </a>
         <a class="btn primary" href="/new" onClick={linkHandler}>
           New
         </a>
       </Header>
       <main class="scroll list">
         <Show when={error()}>
-          <p class="error" role="alert">
-            {error()}
-          </p>
+          <div class="notice error" role="alert" data-list-error>
+            <span class="grow">{error()}</span>
+            <button class="btn" onClick={load}>
+              Retry
+            </button>
+          </div>
         </Show>
-        <Show when={runs()} fallback={<p class="muted pad">Loading…</p>}>
+        <Show when={runs()} fallback={<Show when={!error()}>{<p class="muted pad">Loading…</p>}</Show>}>
           <Show when={runs()!.length > 0} fallback={<p class="muted pad">No runs yet. Start one with New.</p>}>
             <ul class="rows">
               <For each={runs()}>
@@ -82,8 +89,9 @@ export function Runs() {
             </ul>
           </Show>
         </Show>
+        <Show when={runs()}>{(list) => <RunsHousekeeping runs={list()} onChanged={load} />}</Show>
         <button
-          class="btn wide"
+          class="link signout"
           data-action="logout"
           onClick={async () => {
             await api.logout().catch(() => {});

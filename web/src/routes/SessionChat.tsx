@@ -1,28 +1,81 @@
 // A session from history as a read-only chat: the same rendering as a run,
-// no card, no composer.
+// no card, no composer. The header names the session by its first prompt;
+// back returns to the history list with its search. Resume continues the
+// session in a new run (in its folder); when a live run already follows
+// it, the footer opens that run.
 
-import { Show } from "solid-js";
-import { api } from "../api";
+import { createSignal, onMount, Show } from "solid-js";
+import { api, type Session } from "../api";
 import { ChatPane } from "../components/ChatPane";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
+import { NotFound } from "../components/NotFound";
+import { sessionHeading } from "../lib/heading";
+import { historyBack } from "../lib/lastsearch";
+import { linkHandler, navigate } from "../router";
 
 export function SessionChat(props: { id: string }) {
   const conv = createConversation({ fetch: (q) => api.sessionMessages(props.id, q) });
+  const [session, setSession] = createSignal<Session | null>(null);
+  const [busy, setBusy] = createSignal(false);
+  const [error, setError] = createSignal("");
+  onMount(async () => {
+    try {
+      setSession(await api.session(props.id));
+    } catch {
+      /* the chat still works; the header shows the id */
+    }
+  });
+  const heading = () => sessionHeading(session(), props.id);
+
+  async function resume() {
+    setBusy(true);
+    setError("");
+    try {
+      const run = await api.resumeSession(props.id);
+      navigate(`/runs/${encodeURIComponent(run.id)}`);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
-    <div class="screen chat-screen">
-      <Header title="History" back="/history" sub={<span class="mono">{props.id.slice(0, 8)}</span>} />
-      <Show when={conv.error()}>
-        <p class="error banner" role="alert">
-          {conv.error()}
-        </p>
-      </Show>
-      <ChatPane conv={conv} readOnly={true} />
-      <footer class="composer">
-        <div class="note-line muted" data-composer="readonly">
-          Read-only history.
-        </div>
-      </footer>
-    </div>
+    <Show when={!conv.notFound()} fallback={<NotFound what="session" id={props.id} back={historyBack()} backLabel="All sessions" />}>
+      <div class="screen chat-screen">
+        <Header title={heading().title} back={historyBack()} sub={heading().sub} />
+        <Show when={conv.error()}>
+          <p class="error banner" role="alert" data-banner>
+            {conv.offline() ? "Offline: cannot reach the lab server." : conv.error()}
+          </p>
+        </Show>
+        <ChatPane conv={conv} readOnly={true} />
+        <footer class="composer">
+          <Show when={error()}>
+            <p class="error" role="alert">
+              {error()}
+            </p>
+          </Show>
+          <div class="note-line end-bar" data-composer="readonly">
+            <span class="grow muted">Read-only history.</span>
+            <Show
+              when={session()?.run_live && session()?.run_id}
+              fallback={
+                <button class="btn primary" disabled={busy()} onClick={resume} data-action="resume">
+                  Resume
+                </button>
+              }
+            >
+              {(runID) => (
+                <a class="btn primary" href={`/runs/${encodeURIComponent(runID())}`} onClick={linkHandler} data-action="open-live">
+                  Open live run
+                </a>
+              )}
+            </Show>
+          </div>
+        </footer>
+      </div>
+    </Show>
   );
 }
