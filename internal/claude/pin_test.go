@@ -24,6 +24,7 @@ func TestPinAgreesEverywhere(t *testing.T) {
 		}},
 		{"scripts/install-claude.sh", []string{`VERSION="${CLAUDE_CODE_VERSION:-` + PinnedVersion + `}"`}},
 		{"README.md", []string{"tools/claude-" + PinnedVersion + "/", "CLI (" + PinnedVersion + ")"}},
+		{"web/e2e/continuity.test.mjs", []string{"tools/claude-" + PinnedVersion + "/"}},
 		{"docs/cli-versions.md", []string{
 			"**Verified**: **" + VerifiedOldest + "–" + VerifiedNewest + "**",
 			"**Pinned**: **" + PinnedVersion + "**",
