@@ -370,3 +370,53 @@ func TestAttachToSessionsStartedOutsideLab(t *testing.T) {
 		t.Fatalf("detaching the read-only run ended its process: %v", err)
 	}
 }
+
+// A permission prompt of a CLI lab did not start has no hook to announce
+// it: the transcript's running call and the pane make the dialog, and the
+// answer lands through the pane like any other.
+func TestAttachedPermissionPrompt(t *testing.T) {
+	r := startKeepRig(t)
+	ctx := context.Background()
+	if err := r.ops.NewSession(ctx, tmux.SessionOptions{Name: "ops", Dir: r.work, Width: 120, Height: 45, Env: claudetest.Env(r.home, r.api.URL()),
+		Argv: []string{"/bin/sh", "-c", r.bin + " --permission-mode manual -- 'lab:permission make a file'; exec sleep 600"}}); err != nil {
+		t.Fatal(err)
+	}
+	r.request("make a file")
+	var ext conv.ExternalSession
+	claudetest.Poll(t, 60*time.Second, "the terminal session listed", func() bool {
+		for _, e := range r.external() {
+			if e.Tmux != nil {
+				ext = e
+			}
+		}
+		return ext.PID != 0
+	})
+	var run conv.Run
+	if code := r.lab.call("POST", "/api/v1/runs/attach", map[string]any{"pid": ext.PID}, &run); code != 201 {
+		t.Fatalf("attach: %d\n%s", code, r.lab.log)
+	}
+	p := r.lab.waitPage(run.ID, "the permission prompt", func(p conv.Page) bool {
+		d := p.PendingDialog
+		return d != nil && d.Kind == conv.DialogPermission && d.Permission != nil && len(d.Permission.Options) > 0
+	})
+	d := p.PendingDialog
+	if p.State != conv.StateQuestion || d.Permission.Command != "touch lab-permission-probe.txt && echo created" || d.Permission.Options[0].Role != conv.RoleAllowOnce {
+		t.Fatalf("page state %s dialog %+v; want the Bash prompt", p.State, d.Permission)
+	}
+	zero := 0
+	if code := r.lab.call("POST", "/api/v1/runs/"+run.ID+"/answer", conv.Answer{ToolID: d.ToolID, Option: &zero}, nil); code != 204 {
+		t.Fatalf("answer: %d\n%s", code, r.lab.log)
+	}
+	r.lab.waitPage(run.ID, "the allowed call's chip", func(p conv.Page) bool {
+		for _, m := range p.Messages {
+			if m.Kind == conv.KindTool && m.Tool.ID == d.ToolID && m.Tool.Decision != nil && m.Tool.Decision.Allowed {
+				return p.PendingDialog == nil
+			}
+		}
+		return false
+	})
+	if _, err := os.Stat(filepath.Join(r.work, "lab-permission-probe.txt")); err != nil {
+		t.Fatalf("the allowed command did not run: %v", err)
+	}
+	r.lab.call("POST", "/api/v1/runs/"+run.ID+"/stop", nil, nil)
+}

@@ -120,7 +120,7 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		}
 		mark.promptAt = st.PromptAt
 		var d *conv.Dialog
-		l.state, d = l.look.overlay(l.state, mark, now.Sub(l.changed), running, now)
+		l.state, d = l.look.overlay(l.state, mark, now.Sub(l.changed), running, st.Waiting != "", now)
 		if d != nil {
 			l.pending = d
 		}

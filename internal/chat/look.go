@@ -64,6 +64,7 @@ type looker struct {
 	idleMark    idleMark  // the transcript and prompt state when the pane showed the CLI idle
 	idle        bool
 	alert       *conv.Lifecycle
+	revealed    *conv.Dialog // a permission prompt the pane showed for a call no hook announced
 }
 
 // idleMark identifies a moment of the conversation: while it holds, an
@@ -138,9 +139,21 @@ func (k *looker) dress(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 // no hook announced becomes the pending dialog; a screen lab does not
 // understand becomes the alert. It returns the state, the dialog the pane
 // revealed (or nil) and whether to look again soon.
-func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration, running *conv.ToolCall, now time.Time) (conv.State, *conv.Dialog) {
+// waiting says the side channel announced the CLI waits on the operator
+// (an attached CLI's registry says so for a permission prompt, which no
+// hook announced).
+func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration, running *conv.ToolCall, waiting bool, now time.Time) (conv.State, *conv.Dialog) {
 	if k == nil || k.drv == nil {
 		return state, nil
+	}
+	if r := k.revealed; r != nil {
+		// Served while the call is still running and its prompt shows.
+		if running != nil && running.ID == r.ToolID {
+			if d, _ := k.dress(r, now); d != nil {
+				return conv.StateQuestion, d
+			}
+		}
+		k.revealed = nil
 	}
 	if k.idle && mark == k.idleMark && state == conv.StateWorking {
 		return conv.StateNeedsInput, nil // seen idle since the last change
@@ -148,7 +161,8 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 	k.idle = false
 	nudged := now.Sub(k.nudged) < 5*time.Second
 	due := now.Sub(k.lastLook) >= lookEvery
-	want := (!k.known && state == conv.StateIdle) || (state == conv.StateWorking && (quietFor >= lookQuiet || nudged))
+	want := (!k.known && state == conv.StateIdle) || (state == conv.StateWorking && (quietFor >= lookQuiet || nudged)) ||
+		(waiting && running != nil)
 	if !due || !want {
 		return state, nil
 	}
@@ -166,6 +180,7 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 	case agent.LookPermission:
 		if running != nil {
 			if d, _ := k.dress(permissionFor(running), now); d != nil {
+				k.revealed = d
 				return conv.StateQuestion, d
 			}
 		}
