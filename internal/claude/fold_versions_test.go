@@ -134,3 +134,28 @@ func TestFoldNewerTranscriptFields(t *testing.T) {
 		}
 	}
 }
+
+// On 2.1.332 the api-request-blob of the request that carries a dialog's
+// tool_result can be written before the user line that records the
+// resolution (never seen on 2.1.328). The blob is bookkeeping: until the user line lands, the
+// dialog stays pending, and the outcome comes from the user line only.
+func TestFoldRequestBlobBeforeTheResolution(t *testing.T) {
+	ask := fxAsk(t, "toolu_q", fxQDB)
+	blob := fxLine(t, fxObj{"type": "api-request-blob", "sessionId": "sess-1", "hash": "h",
+		"message": fxObj{"role": "user", "content": []fxObj{{"type": "tool_result", "tool_use_id": "toolu_q", "content": "Your questions have been answered."}}}})
+	f := fxFold(ask, blob)
+	if d := f.PendingDialog(); d == nil || d.ToolID != "toolu_q" || f.Resolved("toolu_q") {
+		t.Fatalf("after the blob alone: pending %+v, resolved %v; want toolu_q still pending", d, f.Resolved("toolu_q"))
+	}
+	f.Write([]byte(fxAnswered(t, "toolu_q", fxObj{"Which database should we use?": "PostgreSQL"})))
+	msgs, _ := f.Messages(0, 0, 0)
+	var out *conv.Outcome
+	for _, m := range msgs {
+		if m.Dialog != nil && m.Dialog.ToolID == "toolu_q" {
+			out = m.Dialog.Outcome
+		}
+	}
+	if f.PendingDialog() != nil || out == nil || len(out.Results) != 1 || len(out.Results[0].Chosen) != 1 || out.Results[0].Chosen[0] != "PostgreSQL" {
+		t.Fatalf("after the user line: pending %+v, outcome %+v; want PostgreSQL recorded", f.PendingDialog(), out)
+	}
+}
