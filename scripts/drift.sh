@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 
 bin="$(CLAUDE_CODE_VERSION="$V" bash scripts/install-claude.sh)" || exit 1
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/lab-drift.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
+# DRIFT_KEEP=1 keeps the captures and normalised trees for a closer look.
+if [ -n "${DRIFT_KEEP:-}" ]; then echo "keeping $tmp"; else trap 'rm -rf "$tmp"' EXIT; fi
 status=0
 start=$SECONDS
 

@@ -49,6 +49,8 @@ var (
 	dateRE       = regexp.MustCompile(`\b20\d\d-\d\d-\d\d\b`)
 	// Spool file names and other nanosecond stamps.
 	nanosRE = regexp.MustCompile(`\b1[6-9]\d{17}\b`)
+	// File-history backups are named by a hash of content and time.
+	backupRE = regexp.MustCompile(`\b[0-9a-f]{16}@v(\d+)\b`)
 	// Plan files get a random two-word slug after the prompt's words.
 	planSlugRE = regexp.MustCompile(`(\.claude/plans/)[A-Za-z0-9-]+\.md`)
 	mascotRE   = regexp.MustCompile(`[▐▛█▜▌▝▘▗▖▙▟▀▄▞▚▁▂]+`)
@@ -95,6 +97,7 @@ func (n *Normalizer) Text(s string) string {
 		return n.id(kind, m)
 	})
 	s = hashRE.ReplaceAllString(s, "<hash>")
+	s = backupRE.ReplaceAllString(s, "<backup>@v$1")
 	s = slowWordsRE.ReplaceAllString(s, "word1 … ")
 	s = nanosRE.ReplaceAllString(s, "<nanos>")
 	return s
@@ -110,7 +113,7 @@ func (n *Normalizer) Text(s string) string {
 // at times that vary from run to run relative to the conversation, so the
 // conversation's lines (those with a uuid) come first in their order, then
 // the bookkeeping lines grouped by type, each group in its order, each
-// distinct line once.
+// distinct line once. api-request-blob lines are left out.
 func (n *Normalizer) JSONLines(b []byte) []byte {
 	type line struct {
 		v    any
@@ -132,6 +135,12 @@ func (n *Normalizer) JSONLines(b []byte) []byte {
 			continue
 		}
 		kind, _ := obj["type"].(string)
+		if kind == "api-request-blob" {
+			// Copies of a request's messages, written at times that vary
+			// (before or after the line they copy, or not before the
+			// capture ends); lab never reads them.
+			continue
+		}
 		if kind == "" {
 			// A hook payload: keep hook logs in firing order.
 			conv = append(conv, line{v: v})

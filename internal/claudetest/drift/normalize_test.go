@@ -95,6 +95,18 @@ func TestTextSlowStream(t *testing.T) {
 	}
 }
 
+func TestJSONLinesLeavesOutRequestBlobs(t *testing.T) {
+	with := NewNormalizer("").JSONLines([]byte(`{"type":"user","uuid":"u","message":{"content":"hi"}}
+{"type":"api-request-blob","hash":"h","message":{"role":"user","content":"hi"}}`))
+	without := NewNormalizer("").JSONLines([]byte(`{"type":"user","uuid":"u","message":{"content":"hi"}}`))
+	if string(with) != string(without) {
+		t.Fatalf("a request blob shows:\n%s", with)
+	}
+	if got := NewNormalizer("").Text("c5db19d13dc7818c@v1"); got != "<backup>@v1" {
+		t.Fatalf("backup name: %q", got)
+	}
+}
+
 func TestJSONLinesKeepsNonJSON(t *testing.T) {
 	got := string(NewNormalizer("").JSONLines([]byte("not json at 2026-11-30T00:00:00Z\n")))
 	if got != "not json at <time>\n" {
