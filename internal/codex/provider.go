@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"lab/internal/agent"
@@ -49,6 +50,16 @@ func (Provider) ResolveBin(bin string) (string, error) {
 // Version asks the binary for its version (see CLIVersion).
 func (Provider) Version(ctx context.Context, bin string) (string, error) {
 	return CLIVersion(ctx, bin)
+}
+
+// verifiedVersions are the Codex CLI versions lab's real-CLI tests passed
+// against: the pin (scripts/install-codex.sh) only, so far.
+var verifiedVersions = []string{"0.171.0"}
+
+// VersionVerified reports whether lab was verified against version; an
+// unverified Codex is driven all the same, and the operator is warned.
+func (Provider) VersionVerified(version string) bool {
+	return slices.Contains(verifiedVersions, version)
 }
 
 // CheckStart validates the sandbox mode (the request's permission mode)

@@ -5,6 +5,7 @@
 import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import { api, type Run } from "../api";
 import { ChatPane } from "../components/ChatPane";
+import { CliNote } from "../components/CliVersion";
 import { Composer } from "../components/Composer";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
@@ -12,6 +13,7 @@ import { NotFound } from "../components/NotFound";
 import { EndedBar, ReadOnlyBar } from "../components/RunBars";
 import { StateBadge } from "../components/StateBadge";
 import { subscribe } from "../events";
+import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
 
 export function RunChat(props: { id: string }) {
@@ -61,6 +63,7 @@ export function RunChat(props: { id: string }) {
               <StateBadge state={state()!} />{" "}
             </Show>
             {heading().sub}
+            {run() && cliVersion(run()!) ? ` · ${cliVersion(run()!)!.label}` : ""}
             {attached() ? ` · attached ${attached()!.pane ?? "read-only"}` : ""}
           </>
         }
@@ -71,6 +74,7 @@ export function RunChat(props: { id: string }) {
           </button>
         </Show>
       </Header>
+      <CliNote run={run()} />
       <Show when={confirming()}>
         <div class="confirm" role="alertdialog" aria-label={attached() ? "Detach from this session?" : "Stop this run?"}>
           <span class="grow">

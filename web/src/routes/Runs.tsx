@@ -4,9 +4,10 @@
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, isOffline, type Run } from "../api";
 import { Header } from "../components/Header";
+import { CliBadge } from "../components/CliVersion";
 import { RunsHousekeeping } from "../components/RunsHousekeeping";
 import { StateBadge } from "../components/StateBadge";
-import { ago, baseName, needsYou, sortRuns } from "../lib/format";
+import { ago, baseName, cliVersion, needsYou, sortRuns } from "../lib/format";
 import { stopEvents, subscribe } from "../events";
 import { linkHandler } from "../router";
 
@@ -69,9 +70,11 @@ export function Runs() {
                         <div class="row-title">{r.title || baseName(r.cwd)}</div>
                         <div class="row-sub muted">
                           {baseName(r.cwd)} · {ago(r.started_at)}
+                          <Show when={cliVersion(r)}>{(v) => ` · ${v().label}`}</Show>
                         </div>
                       </div>
                       <div class="row-side">
+                        <CliBadge run={r} />
                         <Show when={needsYou(r)}>
                           <span class="needs-dot" aria-label="needs you">
                             ●
