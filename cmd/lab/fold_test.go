@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"lab/internal/claudetest"
 )
 
 // foldFixtures pairs each transcript fixture of the fold with the golden
@@ -18,10 +20,13 @@ import (
 func foldFixtures(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for _, set := range []struct{ glob, golden string }{
-		{"../../internal/claude/testdata/fold/*.jsonl", "../../internal/claude/testdata/fold"},
-		{"../../internal/claude/testdata/captured/*.jsonl", "../../internal/claude/testdata/captured-golden"},
-	} {
+	type set struct{ glob, golden string }
+	sets := []set{{"../../internal/claude/testdata/fold/*.jsonl", "../../internal/claude/testdata/fold"}}
+	for _, v := range claudetest.FixtureVersions {
+		dir := filepath.Join("..", "..", claudetest.FixtureDir(v))
+		sets = append(sets, set{filepath.Join(dir, "captured", "*.jsonl"), filepath.Join(dir, "captured-golden")})
+	}
+	for _, set := range sets {
 		paths, err := filepath.Glob(set.glob)
 		if err != nil {
 			t.Fatal(err)

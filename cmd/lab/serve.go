@@ -136,7 +136,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 // pinnedClaude is where scripts/install-claude.sh puts the pinned CLI,
 // relative to the working directory (the repository when run by make).
 func pinnedClaude() string {
-	p, _ := filepath.Abs(filepath.Join("tools", "claude-2.1.328", "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe"))
+	p, _ := filepath.Abs(filepath.Join("tools", "claude-"+claude.PinnedVersion, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe"))
 	return p
 }
 
@@ -188,6 +188,11 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	})
 	if err != nil {
 		return err
+	}
+	// Say now which CLIs runs will use, and warn when lab was never
+	// verified with one; a missing CLI still leaves history to serve.
+	if err := rs.CheckCLI(ctx); err != nil {
+		log.Warn("a CLI is not usable: starting runs with it will fail", "err", err)
 	}
 	// Adopt before serving: a restart of lab never kills or loses a run.
 	if _, err := rs.Adopt(ctx); err != nil {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/claude"
 	"lab/internal/claudetest"
 	"lab/internal/conv"
 	"lab/internal/tmux"
@@ -199,6 +200,15 @@ func TestServeAnswersARealQuestion(t *testing.T) {
 	if len(runs.Runs) != 1 || !runs.Runs[0].Pending || runs.Runs[0].State != conv.StateQuestion {
 		t.Fatalf("runs: got %+v; want one pending run in question", runs.Runs)
 	}
+	// The run and the start-up log name the version of the CLI under test,
+	// and whether lab was verified with it.
+	version := claudetest.CLIVersion(t)
+	if r := runs.Runs[0]; r.CLIVersion != version || r.CLIVerified != claude.VersionVerified(version) {
+		t.Fatalf("run CLI %q verified %v; want %q verified %v", r.CLIVersion, r.CLIVerified, version, claude.VersionVerified(version))
+	}
+	if !strings.Contains(lab.log.String(), "cli="+version) {
+		t.Errorf("the log does not name the CLI version %s:\n%s", version, lab.log)
+	}
 
 	// /metrics is open and counts the run in its state.
 	resp, err := http.Get(lab.base + "/metrics")
@@ -359,7 +369,7 @@ func TestParseServeDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.StateDir != "/home/op/.local/state/lab/demo" || d.Home != "/home/op/.local/state/lab/demo/home" || !strings.HasSuffix(d.ClaudeBin, "claude.exe") {
+	if d.StateDir != "/home/op/.local/state/lab/demo" || d.Home != "/home/op/.local/state/lab/demo/home" || !strings.HasSuffix(d.ClaudeBin, "/tools/claude-"+claude.PinnedVersion+"/node_modules/@anthropic-ai/claude-code/bin/claude.exe") {
 		t.Fatalf("demo defaults: got %+v; want a private state dir, HOME and the pinned CLI", d)
 	}
 	if c.UserHome != "/home/op" || d.UserHome != "/home/op" || c.FolderRoots != nil {

@@ -34,6 +34,25 @@ type cliRun struct {
 	intents *Intents
 	pane    *countingPane
 	actor   *Actor
+	events  *eventLog
+}
+
+// eventLog records when the live view published what, for latency
+// measurements.
+type eventLog struct {
+	mu  sync.Mutex
+	evs []timedEvent
+}
+
+type timedEvent struct {
+	at time.Time
+	ev conv.Event
+}
+
+func (l *eventLog) Publish(e conv.Event) {
+	l.mu.Lock()
+	l.evs = append(l.evs, timedEvent{time.Now(), e})
+	l.mu.Unlock()
 }
 
 // countingPane is a TmuxPane that counts what it sends, so tests can
@@ -105,9 +124,16 @@ func startRunWith(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Optio
 	}
 	r := &cliRun{t: t, rig: rig, target: "run", intents: NewIntents()}
 	rig.Spawn(r.target, args...)
-	drv := claudeDriver(claudetest.Version)
+	// The driver keys on the version the binary reports, as lab serve's
+	// does (runs.Start records what the provider reports), never on the pin.
+	version, err := claude.CLIVersion(t.Context(), rig.Bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv := claudeDriver(version)
 	r.pane = &countingPane{TmuxPane: TmuxPane{Server: rig.Tmux, Target: r.target}}
-	r.live = newLive("run-1", claude.OpenSpool(spoolDir), claudeFold, r.pane.TmuxPane, drv, r.intents.Lookup, nil, slog.New(slog.DiscardHandler))
+	r.events = &eventLog{}
+	r.live = newLive("run-1", claude.OpenSpool(spoolDir), claudeFold, r.pane.TmuxPane, drv, r.intents.Lookup, r.events, slog.New(slog.DiscardHandler))
 	t.Cleanup(r.live.close)
 	r.actor = NewActor(r.pane, drv, r.pendingNow, r.intents, opts)
 	return r

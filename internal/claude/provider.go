@@ -57,6 +57,10 @@ func (Provider) Version(ctx context.Context, bin string) (string, error) {
 	return CLIVersion(ctx, bin)
 }
 
+// VersionVerified reports whether version lies in the verified range (see
+// versions.go).
+func (Provider) VersionVerified(version string) bool { return VersionVerified(version) }
+
 // CheckStart validates the permission mode and the model.
 func (Provider) CheckStart(req conv.StartRequest, euid int) error {
 	if req.PermissionMode != "" {

@@ -203,7 +203,7 @@ func Recipe(d *conv.Dialog, a conv.Answer, g PlanGeometry) ([]Step, error) {
 	var r recipe
 	switch d.Kind {
 	case conv.DialogPlan:
-		r.plan(a, g)
+		r.plan(a, g.ForDialog(d))
 	case conv.DialogPermission:
 		r.permission(d.Permission, a)
 	default:
@@ -240,7 +240,7 @@ func (r *recipe) move(to int) {
 
 func (r *recipe) plan(a conv.Answer, g PlanGeometry) {
 	o := *a.Option
-	r.expect(Expect{Desc: "plan picker fresh", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: 1})
+	r.expect(Expect{Desc: "plan picker fresh", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: 1, Labels: g.Rows})
 	r.move(o)
 	if o == g.Feedback {
 		r.expect(Expect{Desc: "on the feedback row", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1})

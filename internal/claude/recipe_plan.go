@@ -2,6 +2,8 @@ package claude
 
 import (
 	"slices"
+
+	"lab/internal/conv"
 	"strconv"
 	"strings"
 )
@@ -49,6 +51,44 @@ func PlanPicker(cliVersion string) PlanGeometry {
 		}
 	}
 	return planGeometries[0]
+}
+
+// planRowRole says what a plan approval row does from its label:
+// "approve" (the CLI words every approval "Yes…"), "feedback" (the
+// free-text rejection), or "" for a row lab does not choose.
+func planRowRole(label string) string {
+	l := strings.TrimSpace(label)
+	switch {
+	case strings.HasPrefix(l, "Yes"):
+		return "approve"
+	case strings.HasPrefix(l, "Tell Claude what to change"), strings.HasPrefix(l, "No, and tell Claude what to change"):
+		return "feedback"
+	}
+	return ""
+}
+
+// ForDialog is the picker a pending plan dialog shows: when its rows were
+// read off the pane (PlanRows), their roles come from their labels, so a
+// reordered or reworded picker is answered by what each row says, and a
+// row lab cannot read is never chosen; otherwise g, the version's
+// observed picker. The recipe's first checkpoint then requires the pane
+// to show exactly these rows.
+func (g PlanGeometry) ForDialog(d *conv.Dialog) PlanGeometry {
+	if d == nil || d.Kind != conv.DialogPlan || len(d.PlanRows) == 0 {
+		return g
+	}
+	out := PlanGeometry{Version: g.Version, Rows: slices.Clone(d.PlanRows), Feedback: -1}
+	for i, r := range d.PlanRows {
+		switch planRowRole(r) {
+		case "approve":
+			out.Approve = append(out.Approve, i)
+		case "feedback":
+			if out.Feedback < 0 {
+				out.Feedback = i
+			}
+		}
+	}
+	return out
 }
 
 // IsApprove reports whether row i approves the plan.

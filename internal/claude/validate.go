@@ -52,7 +52,7 @@ func ValidateAnswer(d *conv.Dialog, a conv.Answer, g PlanGeometry) error {
 	case conv.DialogQuestion:
 		return validateQuestions(d, a)
 	case conv.DialogPlan:
-		return validatePlan(a, g)
+		return validatePlan(a, g.ForDialog(d))
 	case conv.DialogPermission:
 		return validatePermission(d.Permission, a)
 	}
@@ -131,6 +131,8 @@ func validatePlan(a conv.Answer, g PlanGeometry) error {
 	}
 	o := *a.Option
 	switch {
+	case o < 0 || o >= len(g.Rows):
+		return conv.Errorf(conv.EInvalid, "option %d is out of range (0..%d)", o, len(g.Rows)-1)
 	case o == g.Feedback:
 		if a.Feedback == "" {
 			return conv.Errorf(conv.EInvalid, "option %d (%s) needs feedback", o, g.Rows[o])
@@ -140,10 +142,10 @@ func validatePlan(a conv.Answer, g PlanGeometry) error {
 		}
 	case g.IsApprove(o):
 		if a.Feedback != "" {
-			return conv.Errorf(conv.EInvalid, "feedback goes only with option %d (%s)", g.Feedback, g.Rows[g.Feedback])
+			return conv.Errorf(conv.EInvalid, "feedback goes only with the row that tells Claude what to change")
 		}
 	default:
-		return conv.Errorf(conv.EInvalid, "option %d is not one lab can choose on this plan picker (approve %v, feedback %d)", o, g.Approve, g.Feedback)
+		return conv.Errorf(conv.EConflict, "lab cannot tell what plan row %d (%q) does on this CLI version; answer it at the terminal", o, g.Rows[o])
 	}
 	return nil
 }

@@ -59,8 +59,8 @@ func TestValidateAnswer(t *testing.T) {
 		{"option on a question", qdialog(qDB), conv.Answer{ToolID: "toolu_1", Answers: []conv.QuestionAnswer{pick(0)}, Option: new(int)}, conv.EInvalid, "not option"},
 
 		{"plan without option", pdialog(), conv.Answer{ToolID: "toolu_1"}, conv.EInvalid, "option is required"},
-		{"plan option out of range", pdialog(), plan(3, ""), conv.EInvalid, "not one lab can choose"},
-		{"plan negative option", pdialog(), plan(-1, ""), conv.EInvalid, "not one lab can choose"},
+		{"plan option out of range", pdialog(), plan(3, ""), conv.EInvalid, "out of range"},
+		{"plan negative option", pdialog(), plan(-1, ""), conv.EInvalid, "out of range"},
 		{"plan feedback row without text", pdialog(), plan(2, ""), conv.EInvalid, "needs feedback"},
 		{"plan feedback on approve", pdialog(), plan(0, "but why"), conv.EInvalid, "feedback goes only"},
 		{"plan multi-line feedback", pdialog(), plan(2, "a\nb"), conv.EInvalid, "single line"},
@@ -89,17 +89,18 @@ func TestValidateAnswer(t *testing.T) {
 }
 
 // TestValidatePlanOlderGeometry: on 2.1.198 the feedback row is row 3 and
-// row 2 (refine with Ultraplan) is never chosen.
+// row 2 (refine with Ultraplan) is never chosen: lab cannot tell what it
+// does, which is a conflict (answer at the terminal), not a bad request.
 func TestValidatePlanOlderGeometry(t *testing.T) {
 	g := PlanPicker("2.1.198")
 	if err := ValidateAnswer(pdialog(), plan(3, "smaller steps"), g); err != nil {
 		t.Errorf("feedback on row 3: %v; want valid", err)
 	}
-	if err := ValidateAnswer(pdialog(), plan(2, ""), g); conv.KindOf(err) != conv.EInvalid {
-		t.Errorf("row 2 on 2.1.198: %v; want invalid", err)
+	if err := ValidateAnswer(pdialog(), plan(2, ""), g); conv.KindOf(err) != conv.EConflict {
+		t.Errorf("row 2 on 2.1.198: %v; want a conflict", err)
 	}
-	if err := ValidateAnswer(pdialog(), plan(2, "x"), g); conv.KindOf(err) != conv.EInvalid {
-		t.Errorf("feedback on row 2 of 2.1.198: %v; want invalid", err)
+	if err := ValidateAnswer(pdialog(), plan(2, "x"), g); conv.KindOf(err) != conv.EConflict {
+		t.Errorf("feedback on row 2 of 2.1.198: %v; want a conflict", err)
 	}
 }
 

@@ -84,6 +84,9 @@ func (s *Service) Adopt(ctx context.Context) (AdoptReport, error) {
 			s.log.Warn("compact run spool", "run", rec.ID, "err", err)
 		}
 		s.view(ctx, rec) // store any session change that happened while away
+		if ag, err := s.cfg.agentFor(rec.Provider); err == nil && rec.CLIVersion != "" {
+			s.noteVersion(ag.Provider, rec.Bin, rec.CLIVersion)
+		}
 		rep.Adopted = append(rep.Adopted, rec.ID)
 	}
 	names, err := s.listSessions(ctx)

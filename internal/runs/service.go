@@ -35,8 +35,9 @@ type Service struct {
 	log  *slog.Logger
 	euid int
 
-	mu    sync.Mutex
-	sides map[string]agent.Side // by run id
+	mu       sync.Mutex
+	sides    map[string]agent.Side // by run id
+	versions map[versionNote]bool  // binaries and versions already logged (see noteVersion)
 	// starting holds the runs recorded but whose tmux session may not
 	// exist yet: Sweep must not take them for dead.
 	starting map[string]bool
@@ -57,7 +58,7 @@ func New(db *store.DB, cfg Config) (*Service, error) {
 	}
 	return &Service{
 		db: db, cfg: cfg, tmux: tmux.New(cfg.TmuxSocket), log: cfg.Logger, euid: os.Geteuid(),
-		sides: map[string]agent.Side{},
+		sides: map[string]agent.Side{}, versions: map[versionNote]bool{},
 	}, nil
 }
 
@@ -100,6 +101,7 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 	if err != nil {
 		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "the "+info.Label+" CLI at "+bin+" does not run")
 	}
+	s.noteVersion(p, bin, version)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		return conv.Run{}, conv.Errorf(conv.EUnavailable, "tmux is not installed")
 	}

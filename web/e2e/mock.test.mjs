@@ -51,6 +51,26 @@ describe("runs list", () => {
     assert.match(await page.locator(".bar-sub").textContent(), /\d+ blocked · \d+ your turn/);
     assert.match(await page.title(), /^\(\d+\) lab$/);
   });
+  test("shows each run's CLI version and flags an unverified one", async () => {
+    await mock.control("reset");
+    await page.goto(mock.url + "/");
+    await page.locator("[data-run]").first().waitFor();
+    assert.match(await page.locator('[data-run="r-single"] .row-sub').textContent(), /CLI 2\.1\.332/);
+    const flagged = await page.locator("[data-run] [data-cli-unverified]").evaluateAll((els) => els.map((e) => e.closest("[data-run]").dataset.run));
+    assert.deepEqual(flagged, ["r-work"]);
+    assert.match(await page.locator('[data-run="r-work"] [data-cli-unverified]').textContent(), /CLI 2\.1\.340/);
+    assert.ok(await page.locator('[data-run="r-work"] [data-cli-unverified]').isVisible(), "the warning is not visible");
+
+    // The chat says it too, in a note under the header; a verified run has none.
+    await open("/runs/r-work");
+    const note = page.locator(".cli-note");
+    await note.waitFor();
+    assert.match(await note.textContent(), /CLI 2\.1\.340 is not verified/);
+    assert.match(await page.locator(".bar-sub").textContent(), /CLI 2\.1\.340/);
+    await open("/runs/r-single");
+    await poll(async () => /CLI 2\.1\.332/.test(await page.locator(".bar-sub").textContent()), { what: "the version in the chat header" });
+    assert.equal(await page.locator(".cli-note").count(), 0);
+  });
 });
 
 describe("chat placement", () => {
@@ -181,8 +201,7 @@ describe("answering", () => {
     await mock.control("conflictNext");
     await page.locator('[data-card] [data-option="1"]').click();
     assert.equal(await page.locator('[data-card] [data-option="2"]').isDisabled(), true, "options enabled while sending");
-    // The card shows the server's reason (the mock says "the dialog changed").
-    await page.getByText(/the dialog changed — refreshing/).waitFor();
+    await page.getByText("This question changed").waitFor();
     await poll(async () => !(await page.locator('[data-card] [data-option="2"]').isDisabled()), { what: "card re-enabled" });
   });
 });

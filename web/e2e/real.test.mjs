@@ -8,7 +8,7 @@
 //   make web build && LAB_BIN=$PWD/bin/lab npm --prefix web run e2e
 
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
@@ -128,6 +128,10 @@ describe("answering every shape through the UI", () => {
   test("single-select: tap an option", async () => {
     await startRun("single", "lab:single pick a database");
     const { card, id } = await pendingCard();
+    // The header names the CLI version the run reported; the pinned one
+    // is verified, so no warning.
+    await poll(async () => /CLI \d+\.\d+\.\d+/.test(await page.locator(".bar-sub").textContent()), { ...slow, what: "the CLI version in the header" });
+    assert.equal(await page.locator(".cli-note").count(), 0, "the pinned CLI is flagged as unverified");
     await shot(page, "pending-card");
     await page.locator(".composer").scrollIntoViewIfNeeded();
     await shot(page, "collapsed-composer");
@@ -209,6 +213,44 @@ describe("answering every shape through the UI", () => {
     const s = page.locator(`[data-tool-id="${id}"]`);
     await s.locator(".marker.rejected").waitFor(slow);
     assert.match(await s.textContent(), /Split it into smaller steps\./);
+  });
+});
+
+describe("permission prompts (permission mode manual)", () => {
+  test("a command: shown whole, denied with what to do instead", async () => {
+    await startRun("perm-bash", "lab:permission make a file", "manual");
+    const { id } = await pendingCard();
+    const card = page.locator(`[data-card="${id}"]`);
+    assert.equal((await card.locator('[data-permission="command"]').textContent())?.trim(), "touch lab-permission-probe.txt && echo created");
+    assert.deepEqual(await card.locator("[data-role]").evaluateAll((els) => els.map((e) => e.getAttribute("data-role"))), [
+      "allow_once",
+      "allow_always",
+      "switch_mode",
+      "deny",
+    ]);
+    // The composer collapses to the waiting note while the prompt waits.
+    await page.locator('[data-composer="waiting"]').waitFor();
+    await shot(page, "permission-bash");
+    await card.locator('input[type="text"]').fill("Use mkdir instead");
+    await card.getByRole("button", { name: "Deny with feedback" }).click();
+    await chat().locator('[data-decision="denied"]').waitFor(slow);
+    await chat().getByText("the user said:").first().waitFor(slow);
+    assert.equal(await page.locator("[data-card]").count(), 0, "the card stayed after the answer");
+  });
+
+  test("a file change: the diff, allowed once", async () => {
+    const cwd = join(lab.work, "perm-edit");
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(join(cwd, "lab-edit.txt"), "hello\n");
+    await startRun("perm-edit", "lab:edit go", "manual");
+    const { id } = await pendingCard();
+    const diff = page.locator(`[data-card="${id}"] [data-permission="diff"]`);
+    assert.match((await diff.textContent()) ?? "", /-hello\n\+hello, edited/);
+    // The diff scrolls inside its block; the page itself never scrolls sideways.
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
+    await shot(page, "permission-diff");
+    await page.locator(`[data-card="${id}"] [data-role="allow_once"]`).click();
+    await chat().locator('[data-decision="once"]').waitFor(slow);
   });
 });
 

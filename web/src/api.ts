@@ -149,6 +149,8 @@ export interface Run {
   session_id?: string;
   transcript_path?: string;
   cli_version?: string;
+  /** Whether lab was verified against cli_version (false for an unknown version). */
+  cli_verified?: boolean;
   started_at: string;
   ended_at?: string;
   archived_at?: string;

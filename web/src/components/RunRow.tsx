@@ -6,7 +6,8 @@
 import { Show } from "solid-js";
 import type { Run } from "../api";
 import { attentionLabel, attentionOf } from "../lib/attention";
-import { ago, baseName } from "../lib/format";
+import { ago, baseName, cliVersion } from "../lib/format";
+import { CliBadge } from "./CliVersion";
 import { linkHandler } from "../router";
 
 export function AttentionBadge(props: { run: Pick<Run, "state" | "pending" | "attention"> }) {
@@ -27,6 +28,7 @@ export function RunRow(props: { run: Run }) {
         <div class="row-title">{r().title || baseName(r().cwd)}</div>
         <div class="row-sub muted">
           {baseName(r().cwd)} · <time datetime={r().last_activity ?? r().started_at}>{ago(r().last_activity ?? r().started_at)}</time>
+          <Show when={cliVersion(r())}>{(v) => ` · ${v().label}`}</Show>
         </div>
         <Show when={r().preview}>
           <div class="row-preview" data-preview>
@@ -35,6 +37,7 @@ export function RunRow(props: { run: Run }) {
         </Show>
       </div>
       <div class="row-side">
+        <CliBadge run={r()} />
         <Show when={a() === "blocked"}>
           <span class="needs-dot" aria-label="blocked">
             ●

@@ -5,6 +5,7 @@
 import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import { api, type Run } from "../api";
 import { ChatPane } from "../components/ChatPane";
+import { CliNote } from "../components/CliVersion";
 import { Composer } from "../components/Composer";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
@@ -14,6 +15,7 @@ import { createReplyQueue } from "../components/queue";
 import { EndedBar, ReadOnlyBar } from "../components/RunBars";
 import { AttentionBadge } from "../components/RunRow";
 import { subscribe } from "../events";
+import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
 
 export function RunChat(props: { id: string }) {
@@ -64,6 +66,7 @@ export function RunChat(props: { id: string }) {
               <AttentionBadge run={{ state: state()!, pending: !!conv.pending() }} />{" "}
             </Show>
             {heading().sub}
+            {run() && cliVersion(run()!) ? ` · ${cliVersion(run()!)!.label}` : ""}
             {attached() ? ` · attached ${attached()!.pane ?? "read-only"}` : ""}
           </>
         }
@@ -74,6 +77,7 @@ export function RunChat(props: { id: string }) {
           </button>
         </Show>
       </Header>
+      <CliNote run={run()} />
       <Show when={confirming()}>
         <div class="confirm" role="alertdialog" aria-label={attached() ? "Detach from this session?" : "Stop this run?"}>
           <span class="grow">

@@ -1,0 +1,259 @@
+package codex
+
+import (
+	"strings"
+	"time"
+
+	"lab/internal/conv"
+	"lab/internal/jsonscan"
+)
+
+// apply folds one parsed line. It returns false when the line is JSON but
+// not in a shape the fold can read (then it counts as skipped).
+func (f *Fold) apply(ln *rolloutLine) bool {
+	it := &f.it
+	if !it.parse(ln.payload) {
+		return false
+	}
+	t := lineTime(ln)
+	switch string(ln.typ) {
+	case `"session_meta"`:
+		if s := jsonscan.Str(it.id); s != "" {
+			f.sessStr = s
+		}
+	case `"response_item"`:
+		return f.applyItem(it, t)
+	case `"event_msg"`:
+		f.applyEvent(it, t)
+	case `"compacted"`:
+		f.compacted(t)
+	}
+	return true // bookkeeping whose type the peek could not see
+}
+
+// lineTime parses the line's timestamp; a missing or odd one is zero.
+func lineTime(ln *rolloutLine) time.Time {
+	s, ok := jsonscan.String(ln.timestamp)
+	if !ok {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// applyItem folds a response item: what the model saw and said.
+func (f *Fold) applyItem(it *payloadItem, t time.Time) bool {
+	switch string(it.typ) {
+	case `"message"`:
+		return f.applyMessage(it, t)
+	case `"reasoning"`:
+		if s := reasoningText(it); strings.TrimSpace(s) != "" {
+			f.push(conv.Message{Kind: conv.KindThinking, Time: t, Text: s})
+		}
+	case `"function_call"`:
+		f.toolCall(jsonscan.Str(it.callID), jsonscan.Str(it.name), it.arguments, false, t)
+	case `"custom_tool_call"`:
+		f.toolCall(jsonscan.Str(it.callID), jsonscan.Str(it.name), it.input, true, t)
+	case `"local_shell_call"`:
+		f.localShell(it, t)
+	case `"web_search_call"`:
+		f.webSearch(it, t)
+	case `"function_call_output"`, `"custom_tool_call_output"`:
+		f.applyOutput(jsonscan.Str(it.callID), it.output, t)
+	}
+	return true
+}
+
+// applyMessage folds a message item: the operator's prompts and the
+// agent's prose. Developer instructions and context the CLI injects as
+// user messages are not chat.
+func (f *Fold) applyMessage(it *payloadItem, t time.Time) bool {
+	arr := jsonscan.ArrayAt(it.content)
+	if arr.Bad() && !jsonscan.IsString(it.content) {
+		return string(it.content) == "null" || it.content == nil
+	}
+	// Only prompts and the agent's prose are decoded: developer
+	// instructions run to tens of kilobytes a turn.
+	switch string(it.role) {
+	case `"user"`:
+		if text := messageText(it.content); isPrompt(it.metadata, text) {
+			f.userPrompt(text, t)
+		}
+	case `"assistant"`:
+		f.assistantText(jsonscan.Str(it.id), messageText(it.content), t)
+	}
+	return true
+}
+
+// messageText joins a message's text parts (input_text, output_text) with
+// blank lines; images show as a placeholder.
+func messageText(content []byte) string {
+	if s, ok := jsonscan.String(content); ok {
+		return s
+	}
+	var parts []string
+	arr := jsonscan.ArrayAt(content)
+	for el, ok := arr.Next(); ok; el, ok = arr.Next() {
+		switch jsonscan.Str(jsonscan.Member(el, "type")) {
+		case "input_text", "output_text", "text":
+			parts = append(parts, jsonscan.Str(jsonscan.Member(el, "text")))
+		case "input_image", "image":
+			parts = append(parts, "[image]")
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// isPrompt says whether a user message is something the operator typed.
+// The CLI marks each content item's provenance (user, or harness for the
+// context it injects); without that metadata (older rollouts) a message
+// that is one tagged block (<environment_context>…</environment_context>,
+// <turn_aborted>…) or the AGENTS.md preamble is injected context.
+func isPrompt(metadata []byte, text string) bool {
+	if meta := jsonscan.Member(metadata, "content_item_metadata"); meta != nil {
+		arr := jsonscan.ArrayAt(meta)
+		for el, ok := arr.Next(); ok; el, ok = arr.Next() {
+			if jsonscan.Str(jsonscan.Member(jsonscan.Member(el, "provenance"), "type")) == "user" {
+				return strings.TrimSpace(text) != ""
+			}
+		}
+		return false
+	}
+	s := strings.TrimSpace(text)
+	if s == "" || strings.HasPrefix(s, "# AGENTS.md instructions") {
+		return false
+	}
+	return !injectedBlock(s)
+}
+
+// injectedBlock reports whether s is exactly one <tag>…</tag> block.
+func injectedBlock(s string) bool {
+	if !strings.HasPrefix(s, "<") {
+		return false
+	}
+	end := strings.IndexByte(s, '>')
+	if end < 2 {
+		return false
+	}
+	tag := s[1:end]
+	for _, r := range tag {
+		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return strings.HasSuffix(s, "</"+tag+">")
+}
+
+// userPrompt records what the operator typed. A prompt means any picker
+// still open in the fold's view is gone: a question was dismissed; a plan
+// was approved (the turn runs in default mode) or kept for more planning,
+// and then the prompt is the feedback.
+func (f *Fold) userPrompt(s string, t time.Time) {
+	f.settlePlans(s, t)
+	f.dismissPending(t)
+	f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: s})
+	f.tail = conv.StateWorking
+}
+
+// assistantText records the agent's prose. A <proposed_plan> block in it
+// is a plan dialog, placed where the block stands.
+func (f *Fold) assistantText(id, s string, t time.Time) {
+	before, plan, after, ok := splitPlan(s)
+	if !ok {
+		if strings.TrimSpace(s) != "" {
+			f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: s})
+		}
+		return
+	}
+	if strings.TrimSpace(before) != "" {
+		f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: strings.TrimSpace(before)})
+	}
+	f.planDialog(id, plan, t)
+	if strings.TrimSpace(after) != "" {
+		f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: strings.TrimSpace(after)})
+	}
+}
+
+// applyEvent folds the turn events: a turn starting, ending, aborted, and
+// the CLI's errors and notices.
+func (f *Fold) applyEvent(it *payloadItem, t time.Time) {
+	switch string(it.typ) {
+	case `"task_started"`:
+		f.mode = jsonscan.Str(it.mode)
+		f.tail = conv.StateWorking
+	case `"task_complete"`:
+		f.tail = conv.StateNeedsInput
+	case `"turn_aborted"`:
+		text := "Interrupted"
+		if r := jsonscan.Str(it.reason); r != "" && r != "interrupted" {
+			text = "Turn ended: " + strings.ReplaceAll(r, "_", " ")
+		}
+		f.dismissPending(t)
+		f.pushLifecycle(conv.LevelInfo, text, t)
+		f.tail = conv.StateNeedsInput
+	case `"error"`:
+		f.pushLifecycle(conv.LevelError, orDefault(jsonscan.Str(it.message), "Error"), t)
+		f.tail = conv.StateNeedsInput
+	case `"warning"`:
+		f.pushLifecycle(conv.LevelWarning, orDefault(jsonscan.Str(it.message), "Warning"), t)
+	case `"stream_error"`:
+		f.pushLifecycle(conv.LevelWarning, orDefault(jsonscan.Str(it.message), "Stream error, retrying"), t)
+	case `"context_compacted"`:
+		f.compacted(t)
+	case `"thread_rolled_back"`:
+		text := "Rolled back"
+		switch n := string(it.numTurns); n {
+		case "", "null":
+		case "1":
+			text += " 1 turn"
+		default:
+			text += " " + n + " turns"
+		}
+		f.pushLifecycle(conv.LevelInfo, text, t)
+	}
+}
+
+// compactedNote is the lifecycle text of a compaction.
+const compactedNote = "Conversation compacted"
+
+// compacted notes a compaction once: the CLI may record it both as a
+// compacted line and as an event.
+func (f *Fold) compacted(t time.Time) {
+	if f.n > 0 {
+		if l := f.at(f.n - 1).Lifecycle; l != nil && l.Text == compactedNote {
+			return
+		}
+	}
+	f.pushLifecycle(conv.LevelInfo, compactedNote, t)
+}
+
+func orDefault(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}
+
+func (f *Fold) pushLifecycle(level conv.Level, text string, t time.Time) {
+	f.push(conv.Message{Kind: conv.KindLifecycle, Time: t, Lifecycle: &conv.Lifecycle{Level: level, Text: text}})
+}
+
+// reasoningText is the reasoning's visible summary, else its raw text.
+func reasoningText(it *payloadItem) string {
+	var parts []string
+	for _, raw := range [][]byte{it.summary, it.content} {
+		arr := jsonscan.ArrayAt(raw)
+		for el, ok := arr.Next(); ok; el, ok = arr.Next() {
+			if s := jsonscan.Str(jsonscan.Member(el, "text")); strings.TrimSpace(s) != "" {
+				parts = append(parts, s)
+			}
+		}
+		if len(parts) > 0 {
+			break
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}

@@ -1,0 +1,155 @@
+package codex
+
+import (
+	"strings"
+	"time"
+
+	"lab/internal/conv"
+	"lab/internal/jsonscan"
+)
+
+// questionDialog builds the dialog of a request_user_input call from its
+// arguments {"questions":[{"id","header","question","options":[{"label",
+// "description"}]}]} and returns the questions' ids, which the recorded
+// answers are filed under. Codex questions are single-select; the CLI adds
+// a "None of the above" row and a notes field to every one. Texts are kept
+// whole.
+func questionDialog(id string, args []byte) (*conv.Dialog, []string) {
+	d := &conv.Dialog{ToolID: id, Kind: conv.DialogQuestion, Questions: []conv.Question{}}
+	var ids []string
+	arr := jsonscan.ArrayAt(jsonscan.Member(args, "questions"))
+	for raw, ok := arr.Next(); ok; raw, ok = arr.Next() {
+		q := conv.Question{Options: []conv.Option{}}
+		var qid string
+		var opts []byte
+		o := jsonscan.ObjectAt(raw)
+		for k, v, ok := o.Next(); ok; k, v, ok = o.Next() {
+			switch string(k) {
+			case "id":
+				qid = jsonscan.Str(v)
+			case "question":
+				q.Question = jsonscan.Str(v)
+			case "header":
+				q.Header = jsonscan.Str(v)
+			case "options":
+				opts = v
+			}
+		}
+		oa := jsonscan.ArrayAt(opts)
+		for raw, ok := oa.Next(); ok; raw, ok = oa.Next() {
+			q.Options = append(q.Options, conv.Option{
+				Label:       jsonscan.Str(jsonscan.Member(raw, "label")),
+				Description: jsonscan.Str(jsonscan.Member(raw, "description")),
+			})
+		}
+		d.Questions = append(d.Questions, q)
+		ids = append(ids, qid)
+	}
+	d.Answerable = questionsAnswerable(d.Questions)
+	return d, ids
+}
+
+// questionsAnswerable says whether lab can drive the picker: at least one
+// question, each with a text and at least one option to find rows by.
+func questionsAnswerable(qs []conv.Question) bool {
+	if len(qs) == 0 {
+		return false
+	}
+	for _, q := range qs {
+		if q.Question == "" || len(q.Options) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// The tags around a plan in Plan mode; the CLI renders the block as a
+// plan and then asks "Implement this plan?".
+const (
+	planOpen  = "<proposed_plan>"
+	planClose = "</proposed_plan>"
+)
+
+// splitPlan finds a <proposed_plan> block (its tags on their own lines)
+// in an assistant message and returns the text around it and the plan.
+func splitPlan(s string) (before, plan, after string, ok bool) {
+	i := strings.Index(s, planOpen)
+	if i < 0 {
+		return "", "", "", false
+	}
+	rest := s[i+len(planOpen):]
+	j := strings.Index(rest, planClose)
+	if j < 0 {
+		return "", "", "", false
+	}
+	return s[:i], strings.Trim(rest[:j], "\n"), rest[j+len(planClose):], true
+}
+
+// planDialog records a proposed plan as a plan dialog. Its id is the
+// message item's, so it is stable across re-folds; the approval rows come
+// from the pane (the live layer dresses them).
+func (f *Fold) planDialog(id, plan string, t time.Time) {
+	if id == "" {
+		id = "plan-" + t.UTC().Format(time.RFC3339Nano)
+	}
+	if _, dup := f.tools[id]; dup {
+		return
+	}
+	d := &conv.Dialog{ToolID: id, Kind: conv.DialogPlan, Plan: plan, Answerable: true}
+	i := f.push(conv.Message{Kind: conv.KindDialog, Time: t, Dialog: d})
+	f.tools[id] = i
+	f.pending = append(f.pending, i)
+}
+
+// settlePlans resolves the pending plans when the next prompt arrives: the
+// rollout never records the approval picker itself, only what follows it.
+// A turn in Default mode means the plan was approved (the CLI switches mode
+// and sends its own "Implement the plan." prompt); a turn still in Plan
+// mode means the operator chose to keep planning, and the prompt is the
+// feedback.
+func (f *Fold) settlePlans(prompt string, t time.Time) {
+	for k := 0; k < len(f.pending); {
+		i := f.pending[k]
+		d := f.at(i).Dialog
+		if d.Kind != conv.DialogPlan {
+			k++
+			continue
+		}
+		out := &conv.Outcome{Approved: true}
+		if f.mode == "plan" {
+			out = &conv.Outcome{Feedback: prompt}
+		}
+		f.resolveDialog(i, out, t) // removes it from f.pending
+	}
+}
+
+// resolveDialog stamps a dialog's outcome, retires it from the pending
+// set, and checks it against what lab meant to answer.
+func (f *Fold) resolveDialog(i int, out *conv.Outcome, t time.Time) {
+	d := f.at(i).Dialog
+	d.Outcome = out
+	d.Answerable = false
+	f.changed(i)
+	for k, p := range f.pending {
+		if p == i {
+			f.pending = append(f.pending[:k], f.pending[k+1:]...)
+			break
+		}
+	}
+	f.checkIntent(d, t)
+}
+
+// dismissPending resolves every pending question as dismissed: something
+// (a prompt, an interrupt) shows its picker is gone without an answer.
+// Plans wait for the next prompt (settlePlans): their picker comes after
+// the turn ended.
+func (f *Fold) dismissPending(t time.Time) {
+	for k := 0; k < len(f.pending); {
+		i := f.pending[k]
+		if f.at(i).Dialog.Kind == conv.DialogPlan {
+			k++
+			continue
+		}
+		f.resolveDialog(i, &conv.Outcome{Dismissed: true}, t)
+	}
+}

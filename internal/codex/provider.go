@@ -1,0 +1,304 @@
+package codex
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"lab/internal/agent"
+	"lab/internal/conv"
+)
+
+// Provider is the Codex CLI as lab drives it (agent.Provider).
+type Provider struct {
+	// CodexHome is the CODEX_HOME the runs share ("" for the CLI's own
+	// default, $CODEX_HOME or ~/.codex): where History looks.
+	CodexHome string
+}
+
+// New returns the Codex provider over codexHome ("" for the default).
+func New(codexHome string) Provider { return Provider{CodexHome: codexHome} }
+
+var _ agent.Provider = Provider{}
+
+// modes are the sandbox modes a run may choose; every run asks for
+// approval on request. Plan mode is not a start flag on 0.171.0 (the TUI
+// enters it with shift+tab), so it is not offered here.
+var modes = []conv.PermissionMode{
+	{Value: SandboxWorkspaceWrite, Label: "Workspace", Help: "edits files in the folder and runs commands in a sandbox; asks before anything beyond it"},
+	{Value: SandboxReadOnly, Label: "Read only", Help: "reads freely; asks before any edit or command that writes"},
+	{Value: SandboxFullAccess, Label: "Full access", Help: "no sandbox: edits and runs anything; asks only when the agent chooses to"},
+}
+
+// Info names the provider and its modes.
+func (Provider) Info() conv.ProviderInfo {
+	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true}
+}
+
+// ResolveBin finds the codex binary; its error says how to install it.
+func (Provider) ResolveBin(bin string) (string, error) {
+	p, err := ResolveBin(bin)
+	if err != nil {
+		return "", fmt.Errorf("%w; install it (scripts/install-codex.sh) or set its path", err)
+	}
+	return p, nil
+}
+
+// Version asks the binary for its version (see CLIVersion).
+func (Provider) Version(ctx context.Context, bin string) (string, error) {
+	return CLIVersion(ctx, bin)
+}
+
+// verifiedVersions are the Codex CLI versions lab's real-CLI tests passed
+// against: the pin (scripts/install-codex.sh) only, so far.
+var verifiedVersions = []string{"0.171.0"}
+
+// VersionVerified reports whether lab was verified against version; an
+// unverified Codex is driven all the same, and the operator is warned.
+func (Provider) VersionVerified(version string) bool {
+	return slices.Contains(verifiedVersions, version)
+}
+
+// CheckStart validates the sandbox mode (the request's permission mode)
+// and the model.
+func (Provider) CheckStart(req conv.StartRequest, euid int) error {
+	if req.PermissionMode != "" && !ValidSandbox(req.PermissionMode) {
+		return conv.Errorf(conv.EInvalid, "unknown mode %q for Codex; want one of %s", req.PermissionMode, strings.Join(SandboxModes, ", "))
+	}
+	if req.Model != "" && !ValidModel(req.Model) {
+		return conv.Errorf(conv.EInvalid, "invalid model name %q", req.Model)
+	}
+	if req.Resume != "" && !ValidSessionID(req.Resume) {
+		return conv.Errorf(conv.EInvalid, "invalid session id %q to resume", req.Resume)
+	}
+	return nil
+}
+
+// Prepare makes the run's spool folder and returns the command line: the
+// hooks as session flags spooling into RunDir/spool, the folder trusted
+// for this process when asked, the sandbox and approval policy. Nothing is
+// written into the operator's CODEX_HOME.
+func (Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, error) {
+	spool := filepath.Join(spec.RunDir, "spool")
+	if err := os.MkdirAll(spool, 0o700); err != nil {
+		return agent.Command{}, conv.Wrap(conv.EInternal, err, "create the run's hook spool")
+	}
+	hooks, err := HookArgs(spool)
+	if err != nil {
+		return agent.Command{}, conv.Wrap(conv.EInternal, err, "the run's hook flags")
+	}
+	r := spec.Request
+	o := SpawnOptions{Bin: spec.Bin, Sandbox: r.PermissionMode, Model: r.Model, Hooks: hooks, ResumeID: r.Resume, Prompt: r.Prompt}
+	if spec.SeedTrust {
+		o.Trust = []string{spec.Cwd}
+		if real, err := filepath.EvalSymlinks(spec.Cwd); err == nil && real != spec.Cwd {
+			o.Trust = append(o.Trust, real)
+		}
+	}
+	return agent.Command{Argv: SpawnArgv(o)}, nil
+}
+
+// NewFold returns an empty rollout fold.
+func (Provider) NewFold() agent.Fold { return NewFold() }
+
+// OpenSide returns the reader of the run's hook spool (RunDir/spool).
+func (Provider) OpenSide(runDir string) agent.Side {
+	return OpenSpool(filepath.Join(runDir, "spool"))
+}
+
+// NewDriver returns the driver of the TUI. Recipes read the rows off the
+// pane, so one driver serves every version whose labels lab knows.
+func (Provider) NewDriver(cliVersion string) agent.Driver { return driver{} }
+
+// NewHistory returns the sessions under the provider's CODEX_HOME, else
+// under home/.codex.
+func (p Provider) NewHistory(home string) agent.History {
+	ch := p.CodexHome
+	if ch == "" {
+		ch = filepath.Join(home, ".codex")
+	}
+	return NewHistory(SessionsDir(ch))
+}
+
+// driver acts on the Codex TUI (agent.Driver).
+type driver struct{}
+
+func (driver) Recipe(d *conv.Dialog, a conv.Answer, capture string) ([]agent.Step, error) {
+	return Recipe(d, a, capture)
+}
+
+func (driver) Intended(d *conv.Dialog, a conv.Answer) *conv.Outcome { return IntendedOutcome(d, a) }
+
+func (driver) Rewind(capture string, fresh agent.Check) int {
+	e, ok := fresh.(*Expect)
+	if !ok {
+		return 0
+	}
+	return rewindRows(ParseScreen(capture), e)
+}
+
+// Dress fills a plan's approval rows from the pane and reports whether the
+// pane shows d's picker.
+func (driver) Dress(d *conv.Dialog, capture string) bool {
+	s := ParseScreen(capture)
+	switch d.Kind {
+	case conv.DialogPlan:
+		if s.Kind != ScreenPlan {
+			return false
+		}
+		rows := make([]string, 0, len(s.Rows))
+		for _, r := range s.Rows {
+			if planRoleOfLabel(r.Label) == PlanUnknown {
+				return false
+			}
+			rows = append(rows, r.Label)
+		}
+		d.PlanRows = rows
+		return true
+	case conv.DialogQuestion:
+		return s.Kind == ScreenQuestion
+	case conv.DialogPermission:
+		return dressPermission(d, s)
+	}
+	return false
+}
+
+// busyHint is what the TUI shows while a turn runs and no text streams
+// yet ("• Working (5s • esc to interrupt)"); a question picker's footer
+// says it too, but a picker is recognised first.
+const busyHint = "esc to interrupt"
+
+// idleMarks start the line the TUI leaves right above the input box when
+// no turn runs: a finished turn's "Worked for 3s • 10:42", an interrupt's
+// notice. While text streams in, the box shows with no hint at all, so
+// anything else above it counts as busy: the rollout records every turn's
+// end, so a busy guess never hides an idle CLI for long, while an idle
+// guess mid-turn would.
+var idleMarks = []string{"Worked for ", "■ Conversation interrupted", "To get started", "/review", ">_ OpenAI Codex"}
+
+// Look says what the pane shows, for the live overlay.
+func (driver) Look(capture string) agent.Look {
+	switch ParseScreen(capture).Kind {
+	case ScreenQuestion, ScreenPlan:
+		return agent.Look{Kind: agent.LookPicker}
+	case ScreenApproval:
+		return agent.Look{Kind: agent.LookPermission}
+	}
+	if _, ok := ParsePrompt(capture); !ok {
+		return agent.Look{Kind: agent.LookUnknown, Text: screenText(capture)}
+	}
+	if strings.Contains(capture, busyHint) {
+		return agent.Look{Kind: agent.LookBusy}
+	}
+	if above := lineAboveBox(capture); above == "" || hasAnyPrefix(above, idleMarks) {
+		return agent.Look{Kind: agent.LookPrompt}
+	}
+	return agent.Look{Kind: agent.LookBusy}
+}
+
+// lineAboveBox is the last non-blank line above the input box, trimmed;
+// "" when nothing is above it.
+func lineAboveBox(capture string) string {
+	lines := paneLines(capture)
+	box := -1
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], cursorGlyph+" ") || lines[i] == cursorGlyph {
+			box = i
+			break
+		}
+	}
+	for i := box - 1; i >= 0; i-- {
+		if t := strings.TrimSpace(lines[i]); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// screenText is a pane's text without blank lines, at most its last 16
+// lines, for telling the operator what the CLI shows.
+func screenText(capture string) string {
+	var out []string
+	for _, l := range strings.Split(capture, "\n") {
+		if t := strings.TrimSpace(l); t != "" {
+			out = append(out, t)
+		}
+	}
+	if len(out) > 16 {
+		out = out[len(out)-16:]
+	}
+	return strings.Join(out, "\n")
+}
+
+// Gate accepts the folder-trust screen for cwd (see trustGate).
+func (driver) Gate(capture, cwd string) (string, bool) { return trustGate(capture, cwd) }
+
+func (driver) Prompt(capture string) (agent.PromptBox, bool) {
+	b, ok := ParsePrompt(capture)
+	return b, ok
+}
+
+// InterruptKey stops a turn; on a question or approval picker it declines
+// (the turn is interrupted either way).
+func (driver) InterruptKey() string { return "Escape" }
+
+// Read returns what the spool says in the provider-neutral shape
+// (agent.Side): the current session, the questions and the approval prompt
+// announced and not resolved, the last prompt and turn end. An approval
+// whose call no PreToolUse names is only Waiting: lab cannot aim an
+// answer at it.
+func (s *Spool) Read() (agent.SideState, error) {
+	st, err := s.Refresh()
+	out := agent.SideState{SessionID: st.SessionID, TranscriptPath: st.TranscriptPath, Source: st.Source}
+	for _, e := range st.Pending {
+		if d := DialogFromTool(e.ToolName, e.ToolUseID, e.ToolInput); d != nil {
+			out.Pending = append(out.Pending, d)
+		}
+	}
+	if p := st.Permission; p != nil && st.PermissionToolID != "" {
+		out.Pending = append(out.Pending, s.permissionDialog(p, st.PermissionToolID))
+	}
+	if p := st.LastPrompt; p != nil {
+		out.Prompt, out.PromptAt = p.Prompt, p.Time
+	}
+	if st.LastStop != nil {
+		out.TurnEndAt = st.LastStop.Time
+	}
+	if st.Permission != nil && st.PermissionToolID == "" {
+		out.Waiting = st.Permission.File
+	}
+	if err != nil {
+		return out, fmt.Errorf("codex spool: %w", err)
+	}
+	return out, nil
+}
+
+// permissionDialog returns the dialog of an approval prompt, built once
+// per hook payload (its diff reads files) and copied for each caller.
+func (s *Spool) permissionDialog(e *HookEvent, callID string) *conv.Dialog {
+	s.mu.Lock()
+	d, ok := s.dialogs[e.File]
+	s.mu.Unlock()
+	if !ok {
+		d = PermissionDialog(callID, e.ToolName, e.ToolInput, e.Cwd, nil)
+		s.mu.Lock()
+		if len(s.dialogs) > 64 {
+			clear(s.dialogs)
+		}
+		s.dialogs[e.File] = d
+		s.mu.Unlock()
+	}
+	return d.Clone()
+}

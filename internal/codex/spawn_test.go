@@ -1,0 +1,103 @@
+package codex
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lab/internal/agent"
+	"lab/internal/conv"
+)
+
+func TestSpawnArgv(t *testing.T) {
+	got := SpawnArgv(SpawnOptions{Bin: "/bin/codex", Model: "gpt-5.5", Hooks: []string{"-c", "hooks.Stop=[]", "--dangerously-bypass-hook-trust"}, Trust: []string{"/w.x"}, Prompt: "-starts with a dash"})
+	want := []string{"/bin/codex", "-c", "disable_paste_burst=true", "-c", "hooks.Stop=[]", "--dangerously-bypass-hook-trust",
+		"-c", `projects={"/w.x"={trust_level="trusted"}}`, "--sandbox", "workspace-write", "--ask-for-approval", "on-request", "--model", "gpt-5.5", "--", "-starts with a dash"}
+	if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+		t.Fatalf("got %q;\nwant %q", got, want)
+	}
+	got = SpawnArgv(SpawnOptions{Bin: "codex", Sandbox: SandboxReadOnly, ResumeID: "0199a000-0000-7000-8000-000000000001"})
+	if s := strings.Join(got, " "); s != "codex -c disable_paste_burst=true --sandbox read-only --ask-for-approval on-request resume 0199a000-0000-7000-8000-000000000001" {
+		t.Fatalf("resume argv %q", s)
+	}
+}
+
+func TestParseVersion(t *testing.T) {
+	for in, want := range map[string]string{"codex-cli 0.171.0\n": "0.171.0", "codex-cli 0.172.0-alpha.3": "0.172.0-alpha.3"} {
+		if got, err := ParseVersion(in); err != nil || got != want {
+			t.Errorf("ParseVersion(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseVersion("codex-cli dev"); err == nil {
+		t.Error("ParseVersion accepted an output without a version")
+	}
+}
+
+func TestValidators(t *testing.T) {
+	for _, m := range []string{"gpt-5.5", "o3", "gpt-5.1-codex-max"} {
+		if !ValidModel(m) {
+			t.Errorf("ValidModel(%q) = false", m)
+		}
+	}
+	for _, m := range []string{"", "-m", "a b", "x;y"} {
+		if ValidModel(m) {
+			t.Errorf("ValidModel(%q) = true", m)
+		}
+	}
+	if !ValidSessionID("01A22FBA-9629-7da0-8e81-2e10e4f33449") || ValidSessionID("../x") || ValidSessionID("") {
+		t.Error("ValidSessionID")
+	}
+}
+
+func TestProviderPrepare(t *testing.T) {
+	p := New("")
+	var _ agent.Provider = p
+	run := t.TempDir()
+	cwd := t.TempDir()
+	cmd, err := p.Prepare(context.Background(), agent.Launch{Bin: "/bin/codex", RunDir: run, Cwd: cwd, SeedTrust: true,
+		Request: conv.StartRequest{Cwd: cwd, Prompt: "hello", PermissionMode: SandboxReadOnly, Model: "gpt-5.5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := strings.Join(cmd.Argv, " ")
+	for _, want := range []string{"--sandbox read-only", "--model gpt-5.5", "-- hello", `projects={"` + cwd + `"=`, filepath.Join(run, "spool"), "--dangerously-bypass-hook-trust"} {
+		if !strings.Contains(argv, want) {
+			t.Errorf("argv lacks %q: %s", want, argv)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(run, "spool")); err != nil || !fi.IsDir() {
+		t.Fatalf("spool dir: %v", err)
+	}
+	for _, c := range []struct {
+		req  conv.StartRequest
+		want conv.ErrorKind
+	}{
+		{conv.StartRequest{PermissionMode: "plan"}, conv.EInvalid},
+		{conv.StartRequest{Model: "-x"}, conv.EInvalid},
+		{conv.StartRequest{PermissionMode: SandboxFullAccess, Model: "o3"}, ""},
+		{conv.StartRequest{Resume: "01a22fba-9629-7da0-8e81-2e10e4f33449"}, ""},
+		{conv.StartRequest{Resume: "../../etc"}, conv.EInvalid},
+	} {
+		err := p.CheckStart(c.req, 0)
+		if c.want == "" && err != nil || c.want != "" && conv.KindOf(err) != c.want {
+			t.Errorf("CheckStart(%+v) = %v; want %q", c.req, err, c.want)
+		}
+	}
+	cmd, err = p.Prepare(context.Background(), agent.Launch{Bin: "/bin/codex", RunDir: t.TempDir(), Cwd: cwd, Request: conv.StartRequest{Cwd: cwd, Resume: "01a22fba-9629-7da0-8e81-2e10e4f33449", Prompt: "go on"}})
+	if err != nil || !strings.HasSuffix(strings.Join(cmd.Argv, " "), "resume 01a22fba-9629-7da0-8e81-2e10e4f33449 -- go on") {
+		t.Fatalf("resume argv %q, %v", cmd.Argv, err)
+	}
+	if info := p.Info(); info.Name != Name || info.DefaultMode != SandboxWorkspaceWrite || len(info.Modes) != len(SandboxModes) || !info.Resume {
+		t.Errorf("Info = %+v", info)
+	}
+}
+
+func TestVersionVerified(t *testing.T) {
+	for v, want := range map[string]bool{"0.171.0": true, "0.172.0": false, "0.170.9": false, "": false} {
+		if got := New("").VersionVerified(v); got != want {
+			t.Errorf("VersionVerified(%q) = %v; want %v", v, got, want)
+		}
+	}
+}

@@ -1,0 +1,297 @@
+package fakecodexapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// ScenarioInfo describes one scripted scenario for docs and the demo. A
+// prompt containing Keyword picks the scenario; a prompt with no keyword
+// gets the "text" scenario.
+type ScenarioInfo struct {
+	Name    string
+	Keyword string
+	Summary string
+	// Mode is the collaboration mode the scenario needs to behave as
+	// described ("plan"), "" when any works.
+	Mode string
+}
+
+// turn is one response the scenario sends: its output items in order.
+type turn []outItem
+
+// outItem is one output item of a scripted response.
+type outItem struct {
+	kind string // "text", "reasoning", "function_call" or "custom_tool_call"
+	text string // text, reasoning summary, or a custom tool's freeform input
+	name string // tool name
+	args any    // function arguments, marshalled to JSON
+	slow bool   // stream text a word at a time with a pause between
+}
+
+// scenario is a script: the responses it plays after the prompt, in
+// order. The server picks turns()[tool outputs since the prompt].
+type scenario struct {
+	ScenarioInfo
+	turns func(c *call) []turn
+}
+
+// call is what a scenario may read of the request being answered.
+type call struct {
+	req  *Request
+	opts *Options
+}
+
+// Keyword prefix: "lab:<name>" in a prompt picks scenario <name>.
+const keywordPrefix = "lab:"
+
+// Tool names of the Codex CLI 0.171.0 (model gpt-5.5).
+const (
+	ToolExecCommand      = "exec_command"
+	ToolApplyPatch       = "apply_patch"
+	ToolRequestUserInput = "request_user_input"
+	ToolUpdatePlan       = "update_plan"
+)
+
+var scenarios = []scenario{
+	{ScenarioInfo{"text", "lab:text", "a short plain text reply echoing the prompt (also the default)", ""}, textTurns},
+	{ScenarioInfo{"slow", "lab:slow", "long text streamed a word at a time (interrupt it with Escape)", ""}, slowTurns},
+	{ScenarioInfo{"think", "lab:think", "a reasoning summary, then a text reply", ""}, thinkTurns},
+	{ScenarioInfo{"bash", "lab:bash", "runs `echo lab-bash-ok` with exec_command inside the sandbox, then replies with the output", ""}, bashTurns},
+	{ScenarioInfo{"permission", "lab:permission", "exec_command that asks to run outside the sandbox (an approval prompt), then replies with the output", ""}, permissionTurns},
+	{ScenarioInfo{"edit", "lab:edit", "apply_patch adding a file beside the workspace (an approval prompt), then replies with the output", ""}, editTurns},
+	{ScenarioInfo{"todo", "lab:todo", "update_plan with a three-step checklist, then a text reply", ""}, todoTurns},
+	{ScenarioInfo{"single", "lab:single", "request_user_input with one question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""}, singleTurns},
+	{ScenarioInfo{"form", "lab:form", "request_user_input with two questions (Color, Size); then echoes the answers", ""}, formTurns},
+	{ScenarioInfo{"plan", "lab:plan", "replies with a <proposed_plan> block; in Plan mode the CLI asks \"Implement this plan?\"", "plan"}, planTurns},
+}
+
+// Scenarios lists the scripted scenarios with their keywords.
+func Scenarios() []ScenarioInfo {
+	out := make([]ScenarioInfo, len(scenarios))
+	for i, s := range scenarios {
+		out[i] = s.ScenarioInfo
+	}
+	return out
+}
+
+// pickScenario returns the scenario whose keyword the prompt contains, the
+// longest keyword winning, else the text scenario.
+func pickScenario(prompt string) *scenario {
+	var best *scenario
+	for i := range scenarios {
+		s := &scenarios[i]
+		if containsKeyword(prompt, s.Keyword) && (best == nil || len(s.Keyword) > len(best.Keyword)) {
+			best = s
+		}
+	}
+	if best == nil {
+		return &scenarios[0]
+	}
+	return best
+}
+
+// containsKeyword reports whether kw occurs in s as a whole word.
+func containsKeyword(s, kw string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], kw)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(kw)
+		if end == len(s) || !isWordByte(s[end]) {
+			return true
+		}
+		i = end
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
+func text(s string) outItem { return outItem{kind: "text", text: s} }
+
+func function(name string, args any) outItem {
+	return outItem{kind: "function_call", name: name, args: args}
+}
+
+// echoTurn replies to the newest tool outputs with their content, so tests
+// and the demo can see what the CLI recorded.
+func echoTurn(c *call) turn {
+	if len(c.req.ToolOutputs) == 0 {
+		return turn{text("Done.")}
+	}
+	var b strings.Builder
+	for i, o := range c.req.ToolOutputs {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		name := o.Name
+		if name == "" {
+			name = "unknown tool"
+		}
+		fmt.Fprintf(&b, "tool output for %s: %s", name, o.Output)
+	}
+	return turn{text(b.String())}
+}
+
+func textTurns(c *call) []turn {
+	p := strings.TrimSpace(c.req.Prompt)
+	if i := strings.IndexByte(p, '\n'); i >= 0 {
+		p = p[:i]
+	}
+	if len(p) > 200 {
+		p = p[:200] + "…"
+	}
+	return []turn{{text("Hello from lab's scripted model. You said: " + p)}}
+}
+
+func slowTurns(c *call) []turn {
+	var b strings.Builder
+	for i := 1; i <= c.opts.SlowChunks; i++ {
+		fmt.Fprintf(&b, "word%d ", i)
+		if i%12 == 0 {
+			b.WriteString("\n")
+		}
+	}
+	return []turn{{outItem{kind: "text", text: "Streaming slowly: " + b.String() + "finished.", slow: true}}}
+}
+
+// ThinkSummary is the reasoning summary the think scenario streams.
+const ThinkSummary = "**Thinking it over**\n\nThe user wants to see reasoning. I will think briefly, then answer."
+
+func thinkTurns(c *call) []turn {
+	return []turn{{
+		outItem{kind: "reasoning", text: ThinkSummary},
+		text("I thought about it and here is my answer."),
+	}}
+}
+
+func bashTurns(c *call) []turn {
+	return []turn{
+		{text("Let me run a command."), function(ToolExecCommand, map[string]any{"cmd": "echo lab-bash-ok", "yield_time_ms": 1000})},
+		echoTurn(c),
+	}
+}
+
+// PermissionJustification is the question the permission scenario's
+// escalation request carries.
+const PermissionJustification = "Do you want to create a probe file outside the sandbox?"
+
+func permissionTurns(c *call) []turn {
+	return []turn{
+		{text("I need to create a file."), function(ToolExecCommand, map[string]any{
+			"cmd":                 "touch lab-permission-probe.txt && echo created",
+			"sandbox_permissions": "require_escalated",
+			"justification":       PermissionJustification,
+			"yield_time_ms":       1000,
+		})},
+		echoTurn(c),
+	}
+}
+
+// EditFile is the base name of the file the edit scenario adds, in the
+// parent of the CLI's working directory: outside the workspace, so a
+// workspace-write sandbox asks before writing it (when /tmp is not a
+// writable root, see codextest).
+const EditFile = "lab-edit-probe.txt"
+
+// EditPatch returns the patch the edit scenario sends for the file at p.
+func EditPatch(p string) string {
+	return "*** Begin Patch\n*** Add File: " + p + "\n+hello from lab\n+a second line\n*** End Patch\n"
+}
+
+// cwdRE finds the working directory in the CLI's environment context.
+var cwdRE = regexp.MustCompile(`<cwd>([^<]+)</cwd>`)
+
+// EditTarget is the path the edit scenario patches for a CLI running in
+// cwd ("" when unknown: then a path relative to the CLI's directory).
+func EditTarget(cwd string) string {
+	if cwd == "" {
+		return "../" + EditFile
+	}
+	return path.Join(path.Dir(cwd), EditFile)
+}
+
+func editTurns(c *call) []turn {
+	cwd := ""
+	if m := cwdRE.FindStringSubmatch(c.req.Text("user")); m != nil {
+		cwd = m[1]
+	}
+	return []turn{
+		{text("I will add a file."), outItem{kind: "custom_tool_call", name: ToolApplyPatch, text: EditPatch(EditTarget(cwd))}},
+		echoTurn(c),
+	}
+}
+
+func todoTurns(c *call) []turn {
+	return []turn{
+		{function(ToolUpdatePlan, map[string]any{
+			"explanation": "Three steps to a greeting.",
+			"plan": []map[string]string{
+				{"step": "Create hello.txt", "status": "completed"},
+				{"step": "Print it", "status": "in_progress"},
+				{"step": "Clean up", "status": "pending"},
+			},
+		})},
+		{text("The checklist is up to date.")},
+	}
+}
+
+type option struct {
+	Label       string `json:"label"`
+	Description string `json:"description"`
+}
+
+type question struct {
+	ID       string   `json:"id"`
+	Header   string   `json:"header"`
+	Question string   `json:"question"`
+	Options  []option `json:"options"`
+}
+
+var (
+	qDatabase = question{"database", "Database", "Which database should we use?", []option{
+		{"SQLite (Recommended)", "Embedded, zero setup"}, {"PostgreSQL", "Full-featured server"}, {"MySQL", "Widely hosted"}}}
+	qColor = question{"color", "Color", "Which color do you prefer?", []option{
+		{"Red", "Warm"}, {"Blue", "Cool"}, {"Green", "Natural"}}}
+	qSize = question{"size", "Size", "Which size should we stock?", []option{
+		{"Small", "S"}, {"Large", "L"}}}
+)
+
+func ask(intro string, qs ...question) turn {
+	return turn{text(intro), function(ToolRequestUserInput, map[string]any{"questions": qs})}
+}
+
+func singleTurns(c *call) []turn {
+	return []turn{ask("I have a question for you.", qDatabase), echoTurn(c)}
+}
+
+func formTurns(c *call) []turn {
+	return []turn{ask("A couple of questions.", qColor, qSize), echoTurn(c)}
+}
+
+// PlanMarkdown is the plan the plan scenario proposes.
+const PlanMarkdown = `# Plan: add a greeting
+
+1. Create ` + "`hello.txt`" + ` containing "hello".
+2. Print it with ` + "`cat hello.txt`" + `.
+
+- Risk: none; the file is new.`
+
+func planTurns(c *call) []turn {
+	return []turn{{text("Here is the plan.\n\n<proposed_plan>\n" + PlanMarkdown + "\n</proposed_plan>")}}
+}
+
+// mustJSON marshals a static script value.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // scripts are static Go values
+	}
+	return string(b)
+}
