@@ -6,7 +6,8 @@
 import { Show } from "solid-js";
 import type { Run } from "../api";
 import { attentionLabel, attentionOf } from "../lib/attention";
-import { ago, baseName, cliVersion } from "../lib/format";
+import { ago, cliVersion } from "../lib/format";
+import { runHeading } from "../lib/heading";
 import { CliBadge } from "./CliVersion";
 import { linkHandler } from "../router";
 
@@ -22,12 +23,18 @@ export function AttentionBadge(props: { run: Pick<Run, "state" | "pending" | "at
 export function RunRow(props: { run: Run }) {
   const r = () => props.run;
   const a = () => attentionOf(r());
+  const h = () => runHeading(r());
   return (
     <a class={`row att-row-${a()}`} href={`/runs/${encodeURIComponent(r().id)}`} onClick={linkHandler} data-run={r().id} data-attention={a()}>
       <div class="row-main">
-        <div class="row-title">{r().title || baseName(r().cwd)}</div>
+        <div class="row-title">{h().title}</div>
         <div class="row-sub muted">
-          {baseName(r().cwd)} · <time datetime={r().last_activity ?? r().started_at}>{ago(r().last_activity ?? r().started_at)}</time>
+          <Show when={r().attached}>
+            <span class="tag" data-attached>
+              attached
+            </span>{" "}
+          </Show>
+          {h().sub} · <time datetime={r().last_activity ?? r().started_at}>{ago(r().last_activity ?? r().started_at)}</time>
           <Show when={cliVersion(r())}>{(v) => ` · ${v().label}`}</Show>
         </div>
         <Show when={r().preview}>
