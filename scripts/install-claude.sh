@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the pinned Claude Code CLI from npm into tools/claude (ignored by
-# git) and prints the path of its binary. Idempotent: a matching install is
-# reused. Override the folder with LAB_TOOLS_DIR.
+# Installs the pinned Claude Code CLI (or CLAUDE_CODE_VERSION) from npm into
+# tools/claude-<version> (ignored by git) and prints the path of its binary.
+# Idempotent: a matching install is reused. Override the folder with
+# LAB_TOOLS_DIR. The pin here must match internal/claude/versions.go.
 set -euo pipefail
-VERSION="${CLAUDE_CODE_VERSION:-2.1.328}"
+VERSION="${CLAUDE_CODE_VERSION:-2.1.332}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${LAB_TOOLS_DIR:-$root/tools}/claude-$VERSION"
 bin="$dir/node_modules/@anthropic-ai/claude-code/bin/claude.exe"

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"lab/internal/claudetest"
 )
 
 // foldFixtures pairs each transcript fixture of the folds (Claude Code's
@@ -18,12 +20,17 @@ import (
 func foldFixtures(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for _, set := range []struct{ glob, golden string }{
+	type set struct{ glob, golden string }
+	sets := []set{
 		{"../../internal/claude/testdata/fold/*.jsonl", "../../internal/claude/testdata/fold"},
-		{"../../internal/claude/testdata/captured/*.jsonl", "../../internal/claude/testdata/captured-golden"},
 		{"../../internal/codex/testdata/fold/*.jsonl", "../../internal/codex/testdata/fold"},
 		{"../../internal/codex/testdata/captured/*.jsonl", "../../internal/codex/testdata/captured-golden"},
-	} {
+	}
+	for _, v := range claudetest.FixtureVersions {
+		dir := filepath.Join("..", "..", claudetest.FixtureDir(v))
+		sets = append(sets, set{filepath.Join(dir, "captured", "*.jsonl"), filepath.Join(dir, "captured-golden")})
+	}
+	for _, set := range sets {
 		paths, err := filepath.Glob(set.glob)
 		if err != nil {
 			t.Fatal(err)

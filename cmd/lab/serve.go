@@ -21,6 +21,7 @@ import (
 	"lab/internal/fakeclaudeapi"
 	"lab/internal/folders"
 	"lab/internal/httpapi"
+	"lab/internal/push"
 	"lab/internal/runs"
 	"lab/internal/store"
 	"lab/internal/webui"
@@ -64,6 +65,8 @@ type serveConfig struct {
 	// Self is how to run this program again (the demo's jailed Codex runs
 	// call its jail subcommand); default the running executable.
 	Self []string
+	// PushSubject is the VAPID contact push services may use.
+	PushSubject string
 }
 
 // envList collects repeated KEY=VALUE flags.
@@ -105,6 +108,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.StringVar(&c.BaseURL, "base-url", get("LAB_BASE_URL", ""), "the external URL when behind a proxy, e.g. https://lab.example.org (env LAB_BASE_URL); https makes cookies Secure")
 	fs.BoolVar(&c.SeedTrust, "seed-trust", get("LAB_SEED_TRUST", "true") != "false", "mark a run's folder trusted in ~/.claude.json before starting it (env LAB_SEED_TRUST)")
 	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
+	fs.StringVar(&c.PushSubject, "push-subject", get("LAB_PUSH_SUBJECT", push.DefaultSubject), "contact for Web Push services, mailto:you@example.org or an https URL (env LAB_PUSH_SUBJECT); Apple refuses localhost addresses")
 	fs.Var((*pathList)(&c.FolderRoots), "folder-roots", "colon-separated folders the new-run folder picker may list under (env LAB_FOLDER_ROOTS; default your home)")
 	fs.StringVar(&c.LogLevel, "log-level", get("LAB_LOG_LEVEL", "info"), "debug, info, warn or error")
 	if err := parseFlags(fs, args, env); err != nil {
@@ -162,19 +166,16 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 // pinnedClaude is where scripts/install-claude.sh puts the pinned CLI,
 // relative to the working directory (the repository when run by make).
 func pinnedClaude() string {
-	p, _ := filepath.Abs(filepath.Join("tools", "claude-2.1.328", "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe"))
+	p, _ := filepath.Abs(filepath.Join("tools", "claude-"+claude.PinnedVersion, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe"))
 	return p
 }
 
 // pinnedCodex is where scripts/install-codex.sh puts the pinned Codex
 // CLI's native binary, relative to the working directory.
 func pinnedCodex() string {
-	p, _ := filepath.Abs(filepath.Join("tools", "codex-"+pinnedCodexVersion, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex"))
+	p, _ := filepath.Abs(filepath.Join("tools", "codex-"+codex.PinnedVersion, "node_modules", "@openai", "codex-linux-x64", "vendor", "x86_64-unknown-linux-musl", "bin", "codex"))
 	return p
 }
-
-// pinnedCodexVersion is the Codex CLI version the demo and tests use.
-const pinnedCodexVersion = "0.171.0"
 
 func serveCommand(ctx context.Context, args []string, env Env, demo bool) error {
 	c, err := parseServe(args, env, demo)
@@ -235,12 +236,25 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	if err != nil {
 		return err
 	}
+	// Say now which CLIs runs will use, and warn when lab was never
+	// verified with one; a missing CLI still leaves history to serve.
+	if err := rs.CheckCLI(ctx); err != nil {
+		log.Warn("a CLI is not usable: starting runs with it will fail", "err", err)
+	}
 	// Adopt before serving: a restart of lab never kills or loses a run.
 	if _, err := rs.Adopt(ctx); err != nil {
 		return fmt.Errorf("adopt runs: %w", err)
 	}
 
 	broker := httpapi.NewBroker(0)
+	keys, err := push.LoadOrCreateKeys(filepath.Join(c.StateDir, push.KeysFile))
+	if err != nil {
+		return err
+	}
+	notifier := push.NewNotifier(push.Config{
+		DB: db, Sender: &push.Sender{Keys: keys, Subject: c.PushSubject}, Logger: log,
+	})
+	defer notifier.Close()
 	intents := chat.NewIntents()
 	var shelves []chat.Shelf
 	for _, p := range providers {
@@ -255,9 +269,11 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Runs:      runnerAdapter{rs},
 		Providers: providers,
 		Library:   lib,
-		Publish:   broker,
-		Logger:    log,
-		Intents:   intents.Lookup,
+		// The notifier listens beside the SSE broker: a run's state change
+		// reaches browsers and push services from the same event.
+		Publish: publishers{broker, notifier},
+		Logger:  log,
+		Intents: intents.Lookup,
 		Actions: func(r conv.Run, drv agent.Driver, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
 			return chat.NewActor(p, drv, pending, intents, chat.ActorOptions{})
 		},
@@ -266,6 +282,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		return err
 	}
 	defer svc.Close()
+	notifier.Start(ctx, svc)
 
 	picker, err := folders.New(c.FolderRoots, c.UserHome, func(ctx context.Context) []string {
 		return recentFolders(ctx, rs, lib)
@@ -297,6 +314,8 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Providers: infos,
 		Store:     db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
 		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker}, Continuity: svc,
+		// The demo's browsers may subscribe at a local stand-in service.
+		Push:   &push.Service{DB: db, Keys: keys, Notifier: notifier, AllowHTTP: c.Demo},
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
 		Scenarios: demoScenarios(c.Demo),
 	})
@@ -374,6 +393,15 @@ func announceSetup(ctx context.Context, db *store.DB, base string, log *slog.Log
 	}
 	log.Warn("no password is set yet: open the setup link to choose one (or run `lab passwd`)", "url", httpapi.SetupURL(base, token))
 	return nil
+}
+
+// publishers fans the chat layer's events out to every listener.
+type publishers []chat.Publisher
+
+func (ps publishers) Publish(e conv.Event) {
+	for _, p := range ps {
+		p.Publish(e)
+	}
 }
 
 // sessionsAdapter serves the API's history from the chat library.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/claude"
 	"lab/internal/claudetest"
 	"lab/internal/codextest"
 	"lab/internal/conv"
@@ -39,9 +40,9 @@ func (s *syncBuf) String() string {
 
 // labServer is lab serving in-process on a loopback port.
 type labServer struct {
-	t     *testing.T
-	state string
+	t     testing.TB
 	base  string
+	state string
 	token string
 	log   *syncBuf
 	stop  func() // graceful shutdown, as on SIGTERM
@@ -50,7 +51,7 @@ type labServer struct {
 // startLab runs `lab demo` in-process with a private state dir, HOME and
 // the pinned CLI, and returns once it listens. It stops at cleanup, ending
 // the test's tmux server too.
-func startLab(t *testing.T) *labServer {
+func startLab(t testing.TB) *labServer {
 	t.Helper()
 	state := claudetest.ShortTempDir(t, "labsrv")
 	t.Cleanup(func() {
@@ -65,7 +66,7 @@ func startLab(t *testing.T) *labServer {
 // startLabAt serves `lab demo` from the given state dir and HOME until
 // stop, with the pinned Claude Code CLI and, when installed, the pinned
 // Codex CLI (a missing one fails only Codex runs).
-func startLabAt(t *testing.T, state, home string) *labServer {
+func startLabAt(t testing.TB, state, home string) *labServer {
 	t.Helper()
 	flags := []string{"--claude-bin", claudetest.CLI(t)}
 	if bin, err := codextest.FindCLI(); err == nil {
@@ -76,7 +77,7 @@ func startLabAt(t *testing.T, state, home string) *labServer {
 
 // serveLab serves lab (demo or serve) from the given state dir and HOME
 // with extra flags until stop.
-func serveLab(t *testing.T, state, home string, demo bool, flags ...string) *labServer {
+func serveLab(t testing.TB, state, home string, demo bool, flags ...string) *labServer {
 	t.Helper()
 	log := &syncBuf{}
 	env := Env{Stdout: io.Discard, Stderr: log, Getenv: func(k string) string {
@@ -114,7 +115,7 @@ func serveLab(t *testing.T, state, home string, demo bool, flags ...string) *lab
 		t.Fatal(err)
 	}
 	var once sync.Once
-	l := &labServer{t: t, state: state, base: "http://" + addr, token: token, log: log}
+	l := &labServer{t: t, base: "http://" + addr, state: state, token: token, log: log}
 	l.stop = func() {
 		once.Do(func() {
 			cancel()
@@ -205,6 +206,15 @@ func TestServeAnswersARealQuestion(t *testing.T) {
 	lab.call("GET", "/api/v1/runs", nil, &runs)
 	if len(runs.Runs) != 1 || !runs.Runs[0].Pending || runs.Runs[0].State != conv.StateQuestion {
 		t.Fatalf("runs: got %+v; want one pending run in question", runs.Runs)
+	}
+	// The run and the start-up log name the version of the CLI under test,
+	// and whether lab was verified with it.
+	version := claudetest.CLIVersion(t)
+	if r := runs.Runs[0]; r.CLIVersion != version || r.CLIVerified != claude.VersionVerified(version) {
+		t.Fatalf("run CLI %q verified %v; want %q verified %v", r.CLIVersion, r.CLIVerified, version, claude.VersionVerified(version))
+	}
+	if !strings.Contains(lab.log.String(), "cli="+version) {
+		t.Errorf("the log does not name the CLI version %s:\n%s", version, lab.log)
 	}
 
 	// /metrics is open and counts the run in its state.
@@ -366,7 +376,7 @@ func TestParseServeDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.StateDir != "/home/op/.local/state/lab/demo" || d.Home != "/home/op/.local/state/lab/demo/home" || !strings.HasSuffix(d.ClaudeBin, "claude.exe") {
+	if d.StateDir != "/home/op/.local/state/lab/demo" || d.Home != "/home/op/.local/state/lab/demo/home" || !strings.HasSuffix(d.ClaudeBin, "/tools/claude-"+claude.PinnedVersion+"/node_modules/@anthropic-ai/claude-code/bin/claude.exe") {
 		t.Fatalf("demo defaults: got %+v; want a private state dir, HOME and the pinned CLI", d)
 	}
 	if c.CodexBin != "codex" || c.CodexHome != "/home/op/.codex" || !strings.HasSuffix(d.CodexBin, "/bin/codex") || d.CodexHome != "/home/op/.local/state/lab/demo/codex-home" || !d.CodexJail {

@@ -53,6 +53,10 @@ type Provider interface {
 	// in PATH) and Version asks it for its version ("2.1.332").
 	ResolveBin(bin string) (string, error)
 	Version(ctx context.Context, bin string) (string, error)
+	// VersionVerified reports whether the adapter was verified against a
+	// CLI version (its real-CLI tests passed against it). lab drives an
+	// unverified version all the same, but warns the operator.
+	VersionVerified(version string) bool
 	// CheckStart validates the provider-specific fields of a start request
 	// (permission mode, model) for a lab running as euid. EInvalid.
 	CheckStart(req conv.StartRequest, euid int) error
@@ -223,6 +227,9 @@ type Look struct {
 	Kind LookKind
 	// Text is the screen's text, for a screen lab does not understand.
 	Text string
+	// Warning, with LookBusy, says the turn is stuck while the CLI works:
+	// an API error it retries with a countdown only its screen shows.
+	Warning *conv.Lifecycle
 }
 
 // PromptBox is the CLI's input box as a pane shows it.

@@ -124,7 +124,13 @@ func startRunWith(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Optio
 	}
 	r := &cliRun{t: t, rig: rig, target: "run", intents: NewIntents()}
 	rig.Spawn(r.target, args...)
-	drv := claudeDriver(claudetest.Version)
+	// The driver keys on the version the binary reports, as lab serve's
+	// does (runs.Start records what the provider reports), never on the pin.
+	version, err := claude.CLIVersion(t.Context(), rig.Bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv := claudeDriver(version)
 	r.pane = &countingPane{TmuxPane: TmuxPane{Server: rig.Tmux, Target: r.target}}
 	r.events = &eventLog{}
 	r.live = newLive("run-1", claude.OpenSpool(spoolDir), claudeFold, r.pane.TmuxPane, drv, r.intents.Lookup, r.events, slog.New(slog.DiscardHandler))

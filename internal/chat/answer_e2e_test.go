@@ -490,15 +490,15 @@ func TestE2EPlanFeedbackNewline(t *testing.T) {
 	}
 	// lab refuses such feedback before any key.
 	opt := 2
-	if err := validatePlanAnswer(conv.Answer{ToolID: d.ToolID, Option: &opt, Feedback: "a\nb"}); conv.KindOf(err) != conv.EInvalid {
+	if err := validatePlanAnswer(t, conv.Answer{ToolID: d.ToolID, Option: &opt, Feedback: "a\nb"}); conv.KindOf(err) != conv.EInvalid {
 		t.Errorf("multi-line feedback: %v; want invalid", err)
 	}
 }
 
-// validatePlanAnswer validates a plan answer against 2.1.328's
-// geometry.
-func validatePlanAnswer(a conv.Answer) error {
-	return claude.ValidateAnswer(&conv.Dialog{ToolID: a.ToolID, Kind: conv.DialogPlan, Answerable: true}, a, claude.PlanPicker(claudetest.Version))
+// validatePlanAnswer validates a plan answer against the plan picker of
+// the CLI under test.
+func validatePlanAnswer(t testing.TB, a conv.Answer) error {
+	return claude.ValidateAnswer(&conv.Dialog{ToolID: a.ToolID, Kind: conv.DialogPlan, Answerable: true}, a, claude.PlanPicker(claudetest.CLIVersion(t)))
 }
 
 // belowBanner drops the CLI's welcome banner, whose mascot animates on its

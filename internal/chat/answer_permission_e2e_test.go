@@ -80,6 +80,12 @@ func (r *cliRun) modelGot(toolID string) fakeclaudeapi.ToolResult {
 func decisionOf(t testing.TB, path, toolID string) (decision, source, feedback string) {
 	t.Helper()
 	for _, m := range transcriptLines(t, path) {
+		// Only the user line records the decision: on 2.1.332 the
+		// api-request-blob of the next request, holding the same
+		// tool_result, can be written before it.
+		if string(m["type"]) != `"user"` {
+			continue
+		}
 		var msg struct {
 			Content []struct {
 				Type      string `json:"type"`

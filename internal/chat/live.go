@@ -47,9 +47,12 @@ type live struct {
 		state   conv.State
 		pending string
 		alert   string
+		warning string
 	}
 	// syncedAt is when the last refresh finished (for tailer lag).
 	syncedAt time.Time
+	// act is the run's activity beside the stream (progress.go).
+	act activity
 
 	tail *tailer
 }
@@ -133,6 +136,7 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		l.lookSoon()
 	}
 	l.syncedAt = now
+	l.noteActivity(st, ch.Changed, now)
 
 	n, pendingID, alert := 0, "", ""
 	if l.view != nil {
@@ -144,11 +148,16 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 	if a := l.look.alert; a != nil {
 		alert = a.Text
 	}
+	warning := ""
+	if w := l.look.warning; w != nil {
+		warning = w.Text
+	}
 	runChanged := l.state != l.lastSeen.state || pendingID != l.lastSeen.pending || alert != l.lastSeen.alert
-	if !ch.Changed && !runChanged && n == l.lastSeen.len {
+	if !ch.Changed && !runChanged && n == l.lastSeen.len && warning == l.lastSeen.warning {
 		return nil, false
 	}
 	l.lastSeen.len, l.lastSeen.state, l.lastSeen.pending, l.lastSeen.alert = n, l.state, pendingID, alert
+	l.lastSeen.warning = warning
 	return &conv.Event{Type: conv.EventMessagesChanged, RunID: l.runID, State: l.state, BackpatchSeq: ch.Backpatch}, runChanged
 }
 
@@ -239,6 +248,7 @@ func (l *live) snapshot(q conv.Query) conv.Page {
 		c := *a
 		p.Alert = &c
 	}
+	p.Progress = l.progressLocked()
 	return p
 }
 

@@ -20,6 +20,9 @@ import (
 //     prompt (an interrupt the transcript did not record), a permission
 //     prompt for a call no hook announced, and a screen lab does not
 //     understand (served as an alert, never as a silent idle).
+//   - a turn stuck while the CLI still works: an API error it retries
+//     with a countdown only its screen shows (the warning of the page's
+//     progress), until the transcript moves again.
 //
 // Pane reads are rationed: while a dialog waits to be dressed, often;
 // otherwise only when the transcript has been quiet for a while during a
@@ -68,8 +71,9 @@ type looker struct {
 	idleMark    idleMark  // the transcript and prompt state when the pane showed the CLI idle
 	idle        bool
 	alert       *conv.Lifecycle
-	revealed    *conv.Dialog // a permission prompt the pane showed for a call no hook announced
-	plan        planLook     // the last look for a pending plan's picker
+	warning     *conv.Lifecycle // the busy screen says the turn is stuck
+	revealed    *conv.Dialog    // a permission prompt the pane showed for a call no hook announced
+	plan        planLook        // the last look for a pending plan's picker
 }
 
 // planLook is the last look for a pending plan's picker: what the pane
@@ -223,6 +227,9 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 		}
 		k.revealed = nil
 	}
+	if state != conv.StateWorking || quietFor < lookQuiet {
+		k.warning = nil // the turn moved, or is no longer running
+	}
 	if k.idle && mark == k.idleMark && state == conv.StateWorking {
 		return conv.StateNeedsInput, nil // seen idle since the last change
 	}
@@ -238,6 +245,10 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 	look := k.drv.Look(k.capture())
 	if look.Kind != agent.LookUnknown {
 		k.known, k.unknownFrom, k.alert = true, time.Time{}, nil
+	}
+	k.warning = nil
+	if look.Kind == agent.LookBusy && state == conv.StateWorking {
+		k.warning = look.Warning
 	}
 	switch look.Kind {
 	case agent.LookPrompt:

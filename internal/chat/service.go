@@ -228,8 +228,11 @@ func (s *Service) Get(ctx context.Context, id string) (conv.Run, error) {
 }
 
 func (s *Service) overlay(r *conv.Run) {
+	// Attention follows whatever state the run ends up with.
+	defer func() { r.Attention = conv.AttentionOf(r.State, r.Pending) }()
 	if r.State == conv.StateEnded {
 		r.Pending = false
+		r.LastActivity = r.EndedAt
 		return
 	}
 	l := s.liveOf(r.ID)
@@ -245,6 +248,7 @@ func (s *Service) overlay(r *conv.Run) {
 	if r.TranscriptPath == "" && l.view != nil {
 		r.TranscriptPath = l.view.Path()
 	}
+	l.overlayActivity(r)
 	l.mu.Unlock()
 }
 
@@ -255,6 +259,7 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 		return r, err
 	}
 	s.follow(r)
+	s.overlay(&r)
 	if s.pub != nil {
 		s.pub.Publish(conv.Event{Type: conv.EventRunChanged, RunID: r.ID, State: r.State})
 	}

@@ -27,9 +27,10 @@ import (
 type stubRunner struct {
 	dir string
 
-	mu   sync.Mutex
-	runs map[string]conv.Run
-	gone map[string]bool
+	mu    sync.Mutex
+	runs  map[string]conv.Run
+	gone  map[string]bool
+	panes map[string]Pane // set by tests that read a pane
 }
 
 func newStubRunner(t testing.TB) *stubRunner {
@@ -101,7 +102,15 @@ func (r *stubRunner) SpoolDir(id string) string { return filepath.Join(r.dir, id
 func (r *stubRunner) Side(ctx context.Context, id string) (agent.Side, error) {
 	return claude.OpenSpool(r.SpoolDir(id)), nil
 }
-func (r *stubRunner) Pane(id string) Pane { return nil }
+func (r *stubRunner) Pane(id string) Pane {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p, ok := r.panes[id]; ok {
+		return p
+	}
+	return nil
+
+}
 func (r *stubRunner) External(ctx context.Context) ([]conv.ExternalSession, error) {
 	return nil, nil
 }
@@ -132,7 +141,9 @@ type liveFixture struct {
 	spool      string
 }
 
-func newLiveFixture(t testing.TB) *liveFixture {
+// newLiveFixture serves run-1 live; setup may prepare the runner (its
+// panes) before the service follows the run.
+func newLiveFixture(t testing.TB, setup ...func(*stubRunner)) *liveFixture {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "lab.db"))
@@ -146,6 +157,9 @@ func newLiveFixture(t testing.TB) *liveFixture {
 	}
 	runner := newStubRunner(t)
 	runner.add("run-1")
+	for _, f := range setup {
+		f(runner)
+	}
 	broker := httpapi.NewBroker(0)
 	lib := NewLibrary(testShelves(t.TempDir()), nil)
 	svc, err := NewService(ctx, ServiceConfig{Runs: runner, Providers: []agent.Provider{claude.New()}, Library: lib, Publish: broker, SweepEvery: 50 * time.Millisecond})

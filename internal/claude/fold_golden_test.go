@@ -13,7 +13,11 @@ import (
 	"lab/internal/conv"
 )
 
-var updateFold = flag.Bool("update", false, "rewrite the golden files from the current fold")
+// updateFlag is the flag that rewrites the fold goldens; failure messages
+// name it from here so they cannot drift from the flag.
+const updateFlag = "update"
+
+var updateFold = flag.Bool(updateFlag, false, "rewrite the golden files from the current fold")
 
 // foldSnapshot is what `lab fold` prints; goldens hold it.
 type foldSnapshot struct {
@@ -53,14 +57,16 @@ type foldFixture struct {
 }
 
 // foldFixtures lists the hand-written transcripts and the real CLI captures
-// (testdata/captured, filled by the runs harness), each with its golden.
+// of every fixture set (captured/, filled by claudetest's capture
+// generator), each with its golden.
 func foldFixtures(t testing.TB) []foldFixture {
 	t.Helper()
 	var out []foldFixture
-	for _, set := range []struct{ glob, goldenDir string }{
-		{"testdata/fold/*.jsonl", "testdata/fold"},
-		{"testdata/captured/*.jsonl", "testdata/captured-golden"},
-	} {
+	sets := []struct{ glob, goldenDir string }{{"testdata/fold/*.jsonl", "testdata/fold"}}
+	for _, fs := range fixtureSets {
+		sets = append(sets, struct{ glob, goldenDir string }{fs.path("captured", "*.jsonl"), fs.path("captured-golden")})
+	}
+	for _, set := range sets {
 		paths, err := filepath.Glob(set.glob)
 		if err != nil {
 			t.Fatal(err)
@@ -71,7 +77,7 @@ func foldFixtures(t testing.TB) []foldFixture {
 			}
 			name := strings.TrimSuffix(filepath.Base(p), ".jsonl")
 			out = append(out, foldFixture{
-				name:   filepath.Base(filepath.Dir(p)) + "/" + name,
+				name:   filepath.ToSlash(filepath.Dir(p)) + "/" + name,
 				path:   p,
 				golden: filepath.Join(set.goldenDir, name+".golden.json"),
 			})
@@ -107,11 +113,11 @@ func TestFoldGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(fx.golden)
 			if err != nil {
-				t.Fatalf("%v (run go test -run TestFoldGolden -update to create it)", err)
+				t.Fatalf("%v (run go test -run TestFoldGolden -%s to create it)", err, updateFlag)
 			}
 			if !bytes.Equal(got, want) {
-				t.Errorf("fold of %s differs from %s (rerun with -update after checking the change):\n%s",
-					fx.path, fx.golden, foldFirstDiff(string(got), string(want)))
+				t.Errorf("fold of %s differs from %s (rerun with -%s after checking the change):\n%s",
+					fx.path, fx.golden, updateFlag, foldFirstDiff(string(got), string(want)))
 			}
 		})
 	}

@@ -14,7 +14,9 @@ import (
 // the cursor is where the recipe meant it to be.
 //
 // The parser reads only plain text (tmux capture-pane without escapes), so
-// it relies on glyphs and words the TUI prints, as seen on 2.1.328:
+// it relies on glyphs and words the TUI prints, as seen on 2.1.328–2.1.332
+// (from 2.1.331 on the picker sits at the bottom of the pane with blank
+// lines above it, which is why everything is found from the bottom up):
 //
 //	←  ☐ Color  ☐ Size  ✔ Submit  →      tab bar (forms, multi-select)
 //	 ☐ Database                           header (one single-select question)

@@ -12,13 +12,14 @@ import (
 	"lab/internal/fakeclaudeapi"
 )
 
-// capturePanes regenerates testdata/panes/*.txt: the picker and prompt
-// screens of the real CLI, driven by hand into each state the recipes
-// check. After re-capturing, refresh the goldens with -update-panes and
-// review both diffs.
+// capturePanes regenerates the panes/*.txt of a fixture set (see
+// claudetest.CaptureDir): the picker and prompt screens of the real CLI
+// under test, driven by hand into each state the recipes check. After
+// re-capturing, refresh the goldens with -update-panes and review both
+// diffs.
 //
 //	go test ./internal/claude -run TestCapturePanes -capture-panes -v
-var capturePanes = flag.Bool("capture-panes", false, "re-capture testdata/panes from the real CLI")
+var capturePanes = flag.Bool("capture-panes", false, "re-capture the panes of the CLI version's fixture set (or $LAB_CAPTURE_DIR) from the real CLI")
 
 // paneShot is one state to save: the keys (or paste, as "paste:<text>")
 // that lead to it from the previous shot, and text the pane must show. A
@@ -108,6 +109,11 @@ func TestCapturePanes(t *testing.T) {
 	if !*capturePanes {
 		t.Skip("fixture generator; run with -capture-panes")
 	}
+	dir := filepath.Join(claudetest.CaptureDir(t), "panes")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("capturing %s into %s", claudetest.CLIVersion(t), dir)
 	for _, ps := range paneSessions {
 		t.Run(ps.name, func(t *testing.T) {
 			r := claudetest.NewRig(t, fakeclaudeapi.Options{ChunkDelay: 200 * time.Millisecond, SlowChunks: 300})
@@ -136,7 +142,7 @@ func TestCapturePanes(t *testing.T) {
 				if shot.name == "" {
 					continue // only waited for the state
 				}
-				path := filepath.Join("testdata", "panes", shot.name+".txt")
+				path := filepath.Join(dir, shot.name+".txt")
 				if err := os.WriteFile(path, []byte(norm(pane)), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -9,23 +9,28 @@ import (
 	"testing"
 )
 
-var updatePanes = flag.Bool("update-panes", false, "rewrite testdata/panes/*.json from the parser")
+var updatePanes = flag.Bool("update-panes", false, "rewrite the panes/*.json goldens of every fixture set from the parser")
 
-// TestParseScreenGolden parses every captured pane under testdata/panes and
-// compares the result with its golden JSON. The captures come from the real
-// CLI (see pane_capture_test.go); regenerate the goldens with
+// TestParseScreenGolden parses every captured pane of every fixture set
+// (testdata/panes, testdata/v*/panes) and compares the result with its
+// golden JSON. The captures come from the real CLI (see
+// pane_capture_test.go); regenerate the goldens with
 // go test ./internal/claude -run TestParseScreenGolden -update-panes
 // and review the diff.
 func TestParseScreenGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/panes/*.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no captured panes under testdata/panes")
+	var files []string
+	for _, set := range fixtureSets {
+		fs, err := filepath.Glob(set.path("panes", "*.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fs) == 0 {
+			t.Fatalf("no captured panes under %s", set.path("panes"))
+		}
+		files = append(files, fs...)
 	}
 	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		name := filepath.ToSlash(strings.TrimSuffix(f, ".txt"))
 		t.Run(name, func(t *testing.T) {
 			b, err := os.ReadFile(f)
 			if err != nil {
@@ -54,28 +59,28 @@ func TestParseScreenGolden(t *testing.T) {
 	}
 }
 
+// readPane parses a pane of the oldest fixture set (2.1.328).
 func readPane(t *testing.T, name string) *Screen {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata/panes", name+".txt"))
+	return ParseScreen(readSetPane(t, fixtureSets[0], name))
+}
+
+// readSetPane reads a captured pane of one fixture set.
+func readSetPane(t *testing.T, set fixtureSet, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(set.path("panes", name+".txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ParseScreen(string(b))
+	return string(b)
 }
 
-// TestParseScreenFacts pins, screen by screen, the facts the recipes rely
-// on, independently of the goldens.
+// TestParseScreenFacts pins, screen by screen and for every fixture set,
+// the facts the recipes rely on, independently of the goldens. From
+// 2.1.331 on the pickers are drawn at the bottom of the pane with blank
+// lines above them; the facts are the same.
 func TestParseScreenFacts(t *testing.T) {
-	type want struct {
-		kind     ScreenKind
-		question string
-		numbered int
-		cursor   int    // cursor row number, -1 for none
-		label    string // cursor row label
-		box      Box
-		ticked   []string
-		review   []ReviewItem
-	}
+	type want = screenFacts
 	cases := []struct {
 		pane string
 		want want
@@ -117,54 +122,71 @@ func TestParseScreenFacts(t *testing.T) {
 		{"prompt-busy", want{kind: ScreenNone, cursor: -1}},
 		{"prompt-typed", want{kind: ScreenNone, cursor: -1}},
 	}
-	for _, c := range cases {
-		t.Run(c.pane, func(t *testing.T) {
-			s := readPane(t, c.pane)
-			w := c.want
-			if s.Kind != w.kind {
-				t.Fatalf("kind = %q; want %q", s.Kind, w.kind)
+	for _, set := range fixtureSets {
+		for _, c := range cases {
+			t.Run(set.version+"/"+c.pane, func(t *testing.T) {
+				checkScreenFacts(t, ParseScreen(readSetPane(t, set, c.pane)), c.want)
+			})
+		}
+	}
+}
+
+// screenFacts is what TestParseScreenFacts expects of one screen.
+type screenFacts struct {
+	kind     ScreenKind
+	question string
+	numbered int
+	cursor   int    // cursor row number, -1 for none
+	label    string // cursor row label
+	box      Box
+	ticked   []string
+	review   []ReviewItem
+}
+
+func checkScreenFacts(t *testing.T, s *Screen, w screenFacts) {
+	t.Helper()
+	if s.Kind != w.kind {
+		t.Fatalf("kind = %q; want %q", s.Kind, w.kind)
+	}
+	if w.kind != ScreenNone && s.Kind == ScreenQuestion && s.Rows[len(s.Rows)-1].Label != "Chat about this" {
+		t.Errorf("last row %+v; want Chat about this", s.Rows[len(s.Rows)-1])
+	}
+	if w.question != "" && s.Question != w.question {
+		t.Errorf("question = %q; want %q", s.Question, w.question)
+	}
+	if s.Numbered() != w.numbered {
+		t.Errorf("numbered rows = %d; want %d", s.Numbered(), w.numbered)
+	}
+	cur := s.Cursor()
+	if w.cursor < 0 {
+		if cur != nil {
+			t.Errorf("cursor on %+v; want none", *cur)
+		}
+		return
+	}
+	if cur == nil {
+		t.Fatalf("no cursor; want row %d", w.cursor)
+	}
+	if cur.Number != w.cursor || cur.Label != w.label {
+		t.Errorf("cursor on %d %q; want %d %q", cur.Number, cur.Label, w.cursor, w.label)
+	}
+	if w.box != NoBox && cur.Box != w.box {
+		t.Errorf("cursor box = %v; want %v", cur.Box, w.box)
+	}
+	if w.ticked != nil {
+		if err := checkTicked(s, w.ticked); err != nil {
+			t.Error(err)
+		}
+	}
+	if w.review != nil {
+		if len(s.Review) != len(w.review) {
+			t.Fatalf("review = %+v; want %+v", s.Review, w.review)
+		}
+		for i := range w.review {
+			if s.Review[i] != w.review[i] {
+				t.Errorf("review[%d] = %+v; want %+v", i, s.Review[i], w.review[i])
 			}
-			if w.kind != ScreenNone && s.Kind == ScreenQuestion && s.Rows[len(s.Rows)-1].Label != "Chat about this" {
-				t.Errorf("last row %+v; want Chat about this", s.Rows[len(s.Rows)-1])
-			}
-			if w.question != "" && s.Question != w.question {
-				t.Errorf("question = %q; want %q", s.Question, w.question)
-			}
-			if s.Numbered() != w.numbered {
-				t.Errorf("numbered rows = %d; want %d", s.Numbered(), w.numbered)
-			}
-			cur := s.Cursor()
-			if w.cursor < 0 {
-				if cur != nil {
-					t.Errorf("cursor on %+v; want none", *cur)
-				}
-				return
-			}
-			if cur == nil {
-				t.Fatalf("no cursor; want row %d", w.cursor)
-			}
-			if cur.Number != w.cursor || cur.Label != w.label {
-				t.Errorf("cursor on %d %q; want %d %q", cur.Number, cur.Label, w.cursor, w.label)
-			}
-			if w.box != NoBox && cur.Box != w.box {
-				t.Errorf("cursor box = %v; want %v", cur.Box, w.box)
-			}
-			if w.ticked != nil {
-				if err := checkTicked(s, w.ticked); err != nil {
-					t.Error(err)
-				}
-			}
-			if w.review != nil {
-				if len(s.Review) != len(w.review) {
-					t.Fatalf("review = %+v; want %+v", s.Review, w.review)
-				}
-				for i := range w.review {
-					if s.Review[i] != w.review[i] {
-						t.Errorf("review[%d] = %+v; want %+v", i, s.Review[i], w.review[i])
-					}
-				}
-			}
-		})
+		}
 	}
 }
 
@@ -240,6 +262,41 @@ func TestParseScreenSynthetic(t *testing.T) {
 			t.Errorf("tabs = %+v", s.Tabs)
 		}
 	})
+	t.Run("bottom-anchored picker below an answered one", func(t *testing.T) {
+		// From 2.1.331 on a picker is drawn at the bottom of the pane with
+		// blank lines above it; what is left above (here an earlier
+		// question's header and rows in the scrollback) is not the picker.
+		lines := []string{
+			" ☐ Database",
+			"Which database should we use?",
+			"❯ 1. SQLite",
+			"  2. PostgreSQL",
+			"",
+			"● Now the color.",
+		}
+		lines = append(lines, make([]string, 20)...)
+		lines = append(lines,
+			"────────────────────────────────────────",
+			" ☐ Color",
+			"",
+			"Which color do you prefer?",
+			"",
+			"  1. Red",
+			"❯ 2. Blue",
+			"  3. Type something.",
+			"────────────────────────────────────────",
+			"  4. Chat about this",
+			"",
+			"Enter to select · ↑/↓ to navigate · Esc to cancel",
+		)
+		s := ParseScreen(strings.Join(lines, "\n"))
+		if s.Kind != ScreenQuestion || s.Question != "Which color do you prefer?" || s.Numbered() != 4 || s.Cursor().Label != "Blue" {
+			t.Fatalf("got %+v; want the color question, 4 rows, cursor on Blue", s)
+		}
+		if _, ok := ParsePrompt(strings.Join(lines, "\n")); ok {
+			t.Error("ParsePrompt found an input box under an open picker")
+		}
+	})
 	t.Run("empty capture", func(t *testing.T) {
 		if s := ParseScreen(""); s.Kind != ScreenNone || s.Cursor() != nil {
 			t.Fatalf("got %+v; want nothing", s)
@@ -248,7 +305,11 @@ func TestParseScreenSynthetic(t *testing.T) {
 }
 
 func FuzzParseScreen(f *testing.F) {
-	files, _ := filepath.Glob("testdata/panes/*.txt")
+	var files []string
+	for _, set := range fixtureSets {
+		fs, _ := filepath.Glob(set.path("panes", "*.txt"))
+		files = append(files, fs...)
+	}
 	for _, p := range files {
 		b, _ := os.ReadFile(p)
 		f.Add(string(b))
@@ -290,29 +351,27 @@ func TestParsePrompt(t *testing.T) {
 		{"plan-fresh", false, false, "", ""},
 		{"permission-prompt", false, false, "", ""},
 	}
-	for _, c := range cases {
-		t.Run(c.pane, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join("testdata/panes", c.pane+".txt"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			box, ok := ParsePrompt(string(b))
-			if ok != c.ok {
-				t.Fatalf("ParsePrompt ok = %v (box %q); want %v", ok, box.Text, c.ok)
-			}
-			if !ok {
-				return
-			}
-			if box.Empty() != c.empty {
-				t.Errorf("Empty = %v (box %q); want %v", box.Empty(), box.Text, c.empty)
-			}
-			if c.holds != "" && !box.Holds(c.holds) {
-				t.Errorf("box %q does not hold %q", box.Text, c.holds)
-			}
-			if c.not != "" && box.Holds(c.not) {
-				t.Errorf("box %q holds %q; want not", box.Text, c.not)
-			}
-		})
+	for _, set := range fixtureSets {
+		for _, c := range cases {
+			t.Run(set.version+"/"+c.pane, func(t *testing.T) {
+				box, ok := ParsePrompt(readSetPane(t, set, c.pane))
+				if ok != c.ok {
+					t.Fatalf("ParsePrompt ok = %v (box %q); want %v", ok, box.Text, c.ok)
+				}
+				if !ok {
+					return
+				}
+				if box.Empty() != c.empty {
+					t.Errorf("Empty = %v (box %q); want %v", box.Empty(), box.Text, c.empty)
+				}
+				if c.holds != "" && !box.Holds(c.holds) {
+					t.Errorf("box %q does not hold %q", box.Text, c.holds)
+				}
+				if c.not != "" && box.Holds(c.not) {
+					t.Errorf("box %q holds %q; want not", box.Text, c.not)
+				}
+			})
+		}
 	}
 	t.Run("typed text before a collapsed paste", func(t *testing.T) {
 		box := PromptBox{Text: "first line[Pasted text #1 +19 lines]"}

@@ -58,6 +58,10 @@ func (Provider) Version(ctx context.Context, bin string) (string, error) {
 	return CLIVersion(ctx, bin)
 }
 
+// VersionVerified reports whether version lies in the verified range (see
+// versions.go).
+func (Provider) VersionVerified(version string) bool { return VersionVerified(version) }
+
 // CheckStart validates the permission mode and the model.
 func (Provider) CheckStart(req conv.StartRequest, euid int) error {
 	if req.PermissionMode != "" {
@@ -207,7 +211,7 @@ func (driver) Look(capture string) agent.Look {
 	}
 	if _, ok := ParsePrompt(capture); ok {
 		if strings.Contains(capture, busyHint) {
-			return agent.Look{Kind: agent.LookBusy}
+			return agent.Look{Kind: agent.LookBusy, Warning: Retrying(capture)}
 		}
 		return agent.Look{Kind: agent.LookPrompt}
 	}

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"lab/internal/conv"
-	"strconv"
 	"strings"
 )
 
@@ -39,14 +38,12 @@ var planGeometries = []PlanGeometry{
 // wrong answer.
 func PlanPicker(cliVersion string) PlanGeometry {
 	newest := planGeometries[len(planGeometries)-1]
-	v, ok := parseVersion(cliVersion)
-	if !ok {
+	if _, ok := CompareVersions(cliVersion, newest.Version); !ok {
 		return newest
 	}
 	for i := len(planGeometries) - 1; i >= 0; i-- {
 		g := planGeometries[i]
-		gv, _ := parseVersion(g.Version)
-		if compareVersions(gv, v) <= 0 {
+		if c, _ := CompareVersions(g.Version, cliVersion); c <= 0 {
 			return g
 		}
 	}
@@ -119,36 +116,3 @@ func planOptions(rows []string) []conv.PlanOption {
 
 // IsApprove reports whether row i approves the plan.
 func (g PlanGeometry) IsApprove(i int) bool { return slices.Contains(g.Approve, i) }
-
-// parseVersion reads "2.1.328" or "2.1.328 (Claude Code)".
-func parseVersion(s string) ([3]int, bool) {
-	var v [3]int
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, ' '); i >= 0 {
-		s = s[:i]
-	}
-	parts := strings.Split(s, ".")
-	if len(parts) != 3 {
-		return v, false
-	}
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return v, false
-		}
-		v[i] = n
-	}
-	return v, true
-}
-
-func compareVersions(a, b [3]int) int {
-	for i := range a {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
-}

@@ -13,7 +13,7 @@ import (
 )
 
 // PermissionModes are the values `claude --permission-mode` accepts. On
-// 2.1.328 its --help lists acceptEdits, auto, bypassPermissions, manual,
+// 2.1.328–2.1.332 its --help lists acceptEdits, auto, bypassPermissions, manual,
 // dontAsk and plan; "default" is not listed but still accepted (it is the
 // older name of manual).
 var PermissionModes = []string{"acceptEdits", "auto", "bypassPermissions", "manual", "dontAsk", "plan", "default"}

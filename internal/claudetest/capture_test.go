@@ -15,11 +15,12 @@ import (
 	"lab/internal/fakeclaudeapi"
 )
 
-// capture regenerates internal/claude/testdata/captured: real transcripts,
-// hook payloads and picker panes from the real CLI driven by hand.
+// capture regenerates the captured/ and hooks/ folders of a fixture set
+// (see CaptureDir): real transcripts, hook payloads and picker panes from
+// the real CLI under test, driven by hand.
 //
 //	go test ./internal/claudetest -run TestCapture -capture -v
-var capture = flag.Bool("capture", false, "re-capture the real-CLI fixtures under internal/claude/testdata")
+var capture = flag.Bool("capture", false, "re-capture the real-CLI fixtures into the CLI version's fixture set (or $LAB_CAPTURE_DIR)")
 
 // captureCase is one conversation to capture.
 type captureCase struct {
@@ -192,14 +193,12 @@ var captureCases = []captureCase{
 
 func TestCapture(t *testing.T) {
 	if !*capture {
-		t.Skip("fixture generator; run with -capture to re-capture internal/claude/testdata/captured")
+		t.Skip("fixture generator; run with -capture to re-capture a fixture set")
 	}
-	root, err := ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(root, "internal", "claude", "testdata", "captured")
-	hooksOut := filepath.Join(root, "internal", "claude", "testdata", "hooks")
+	dir := CaptureDir(t)
+	t.Logf("capturing %s into %s", CLIVersion(t), dir)
+	out := filepath.Join(dir, "captured")
+	hooksOut := filepath.Join(dir, "hooks")
 	for _, dir := range []string{out, hooksOut} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -19,20 +20,20 @@ import (
 	"lab/internal/tmux"
 )
 
-// Version is the pinned CLI version the tests expect.
-const Version = "2.1.328"
-
 // APIKey is the key the harness gives the CLI; the scripted model accepts
 // anything, and the seeded HOME pre-approves this one.
 const APIKey = "sk-ant-lab-test-00000000000000000000"
 
-// relBin is where scripts/install-claude.sh puts the binary, relative to
-// the module root.
-var relBin = filepath.Join("tools", "claude-"+Version, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe")
+// InstallPath is where scripts/install-claude.sh puts version v of the
+// CLI, relative to the module root.
+func InstallPath(v string) string {
+	return filepath.Join("tools", "claude-"+v, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe")
+}
 
-// CLI returns the path of the real CLI: $LAB_CLAUDE_BIN, else the pinned
-// install under the module root. A missing binary fails the test (never
-// skips it), saying how to install it.
+// CLI returns the path of the real CLI under test: $LAB_CLAUDE_BIN (which
+// the Makefile sets, and `make drift` points at other versions), else the
+// pinned install under the module root. A missing binary fails the test
+// (never skips it), saying how to install it.
 func CLI(t testing.TB) string {
 	t.Helper()
 	path, err := FindCLI()
@@ -53,13 +54,38 @@ func FindCLI() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		path = filepath.Join(root, relBin)
+		path = filepath.Join(root, InstallPath(claude.PinnedVersion))
 	}
 	fi, err := os.Stat(path)
 	if err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
-		return "", errors.New("the Claude Code CLI " + Version + " is not installed at " + path + ": run scripts/install-claude.sh (or make claude), or point LAB_CLAUDE_BIN at it")
+		return "", errors.New("the Claude Code CLI is not installed at " + path + ": run scripts/install-claude.sh (or make claude) for the pinned " + claude.PinnedVersion + ", or point LAB_CLAUDE_BIN at one")
 	}
 	return path, nil
+}
+
+// CLIVersion returns the version the CLI under test reports, the way lab
+// learns it (claude.CLIVersion): tests compare against this, never against
+// the pin, so the suite runs unchanged against any installed version.
+func CLIVersion(t testing.TB) string {
+	t.Helper()
+	v, err := claude.CLIVersion(context.Background(), CLI(t))
+	if err != nil {
+		t.Fatalf("claudetest: %v", err)
+	}
+	return v
+}
+
+// installedVersionRE finds the version in an install folder's name, as
+// scripts/install-claude.sh makes them: .../claude-2.1.332/node_modules/...
+var installedVersionRE = regexp.MustCompile(`(?:^|/)claude-(\d+\.\d+\.\d+)/`)
+
+// InstalledVersion returns the version the install folder of bin names
+// ("2.1.332" for tools/claude-2.1.332/…), or "" when its path names none.
+func InstalledVersion(bin string) string {
+	if m := installedVersionRE.FindStringSubmatch(filepath.ToSlash(bin)); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // ModuleRoot finds the directory holding go.mod, walking up from the

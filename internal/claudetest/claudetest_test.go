@@ -18,6 +18,20 @@ func TestFindCLIFailsClearly(t *testing.T) {
 	}
 }
 
+func TestInstalledVersion(t *testing.T) {
+	cases := map[string]string{
+		"/r/tools/claude-2.1.332/node_modules/@anthropic-ai/claude-code/bin/claude.exe": "2.1.332",
+		"tools/claude-2.1.328/node_modules/x/claude.exe":                                "2.1.328",
+		"/usr/local/bin/claude":       "",
+		"/opt/claude-code/bin/claude": "",
+	}
+	for bin, want := range cases {
+		if got := InstalledVersion(bin); got != want {
+			t.Errorf("InstalledVersion(%q) = %q; want %q", bin, got, want)
+		}
+	}
+}
+
 func TestHomeIsSeededAndIsolated(t *testing.T) {
 	home := Home(t, "/some/work")
 	b, err := os.ReadFile(filepath.Join(home, ".claude.json"))

@@ -133,3 +133,11 @@ func TestProviderPreparePlanMode(t *testing.T) {
 		t.Errorf("opening %v; want BTab, the prompt pasted, Enter committing", cmd.Opening)
 	}
 }
+
+func TestVersionVerified(t *testing.T) {
+	for v, want := range map[string]bool{"0.171.0": true, "0.172.0": false, "0.170.9": false, "": false} {
+		if got := New("").VersionVerified(v); got != want {
+			t.Errorf("VersionVerified(%q) = %v; want %v", v, got, want)
+		}
+	}
+}

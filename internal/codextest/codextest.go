@@ -30,7 +30,7 @@ import (
 )
 
 // Version is the pinned CLI version the tests expect.
-const Version = "0.171.0"
+const Version = codex.PinnedVersion
 
 // EnvKey names the environment variable the seeded provider reads its API
 // key from; APIKey is its value (the scripted model accepts anything).

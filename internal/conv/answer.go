@@ -1,5 +1,7 @@
 package conv
 
+import "time"
+
 // Answer is what the operator chose for a pending dialog. For a question
 // dialog, Answers holds one entry per question, in order. For a plan,
 // Option is the approval picker row (0-based) and Feedback the text typed
@@ -32,4 +34,16 @@ type Page struct {
 	FirstSeq      int        `json:"first_seq"`
 	LastSeq       int        `json:"last_seq"`
 	HasMoreBefore bool       `json:"has_more_before"`
+	// Progress says what a working run is doing now; nil unless working.
+	Progress *Progress `json:"progress,omitempty"`
+}
+
+// Progress is a working run's live activity, served beside the stream
+// like the pending dialog: when the agent started working, the tool it
+// runs now, and a warning when the turn is stuck (an API error being
+// retried) rather than making headway.
+type Progress struct {
+	Since   time.Time  `json:"since"`
+	Tool    *ToolCall  `json:"tool,omitempty"`
+	Warning *Lifecycle `json:"warning,omitempty"`
 }

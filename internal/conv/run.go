@@ -16,9 +16,13 @@ type Run struct {
 	SessionID      string     `json:"session_id,omitempty"`
 	TranscriptPath string     `json:"transcript_path,omitempty"`
 	CLIVersion     string     `json:"cli_version,omitempty"`
-	StartedAt      time.Time  `json:"started_at"`
-	EndedAt        *time.Time `json:"ended_at,omitempty"`
-	ArchivedAt     *time.Time `json:"archived_at,omitempty"` // hidden from the runs list
+	// CLIVerified is true when CLIVersion is one the provider's adapter
+	// was verified against; an unverified CLI is driven all the same, but
+	// the operator is told.
+	CLIVerified bool       `json:"cli_verified"`
+	StartedAt   time.Time  `json:"started_at"`
+	EndedAt     *time.Time `json:"ended_at,omitempty"`
+	ArchivedAt  *time.Time `json:"archived_at,omitempty"` // hidden from the runs list
 	// EndReason says how an ended run ended: "stopped", "exited",
 	// "detached" (an attached run lab stopped following; the process runs
 	// on), or why its start failed.
@@ -26,6 +30,11 @@ type Run struct {
 	// Attached is set on a run that follows a CLI process lab did not
 	// start. Stopping it only detaches: lab never ends such a process.
 	Attached *Attachment `json:"attached,omitempty"`
+	// Attention ranks how much the run wants its operator; the live view
+	// derives it with LastActivity and Preview from the current chat.
+	Attention    Attention  `json:"attention"`
+	LastActivity *time.Time `json:"last_activity,omitempty"` // the newest message's time
+	Preview      string     `json:"preview,omitempty"`       // the last message, one line
 }
 
 // Attachment is how lab reaches a CLI process it did not start.

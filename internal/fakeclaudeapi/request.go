@@ -32,6 +32,8 @@ type Request struct {
 	ToolResults []ToolResult
 	// Scenario is the scenario that answered, for messages requests.
 	Scenario string
+	// Failed is set when the scenario answered with an error on purpose.
+	Failed bool
 	// PlanPath is the plan file path the request named, if any.
 	PlanPath string
 	// Cwd is the CLI's working directory, from its system prompt.

@@ -36,6 +36,8 @@ type outBlock struct {
 type scenario struct {
 	ScenarioInfo
 	turns func(c *call) []turn
+	// fail, when set, makes requests fail before (or instead of) turns.
+	fail *failure
 }
 
 // call is what a scenario may read of the request being answered.
@@ -55,21 +57,25 @@ const keywordPrefix = "lab:"
 // free of prefixes of one another ("lab:form" vs "lab:form3" is handled by
 // matching the longest keyword first).
 var scenarios = []scenario{
-	{ScenarioInfo{"text", "lab:text", "a short plain text reply echoing the prompt (also the default)", ""}, textTurns},
-	{ScenarioInfo{"slow", "lab:slow", "long text streamed in small chunks with a pause between (interrupt it with Escape)", ""}, slowTurns},
-	{ScenarioInfo{"think", "lab:think", "a thinking block, then a text reply", ""}, thinkTurns},
-	{ScenarioInfo{"bash", "lab:bash", "runs `echo lab-bash-ok` with Bash, then replies with the output", ""}, bashTurns},
-	{ScenarioInfo{"permission", "lab:permission", "a Bash command that writes a file, which asks for approval in manual mode; then replies with the result", "manual"}, permissionTurns},
-	{ScenarioInfo{"twice", "lab:twice", "runs the same Bash command `echo lab-twice` two times, one after the other, then replies with the outputs (allow it always at the first prompt and the second runs without one)", "manual"}, twiceTurns},
-	{ScenarioInfo{"write", "lab:write", "creates lab-write.txt with Write (a permission prompt with the new content in manual mode), then replies with the result", "manual"}, writeTurns},
-	{ScenarioInfo{"edit", "lab:edit", "changes \"hello\" to \"hello, edited\" in lab-edit.txt with Edit (the file must exist and hold \"hello\"), then replies with the result", "manual"}, editTurns},
-	{ScenarioInfo{"fetch", "lab:fetch", "fetches http://127.0.0.1:9/lab with WebFetch (a permission prompt for another tool), then replies with the result", "manual"}, fetchTurns},
-	{ScenarioInfo{"single", "lab:single", "AskUserQuestion with one single-select question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""}, singleTurns},
-	{ScenarioInfo{"multi", "lab:multi", "AskUserQuestion with one multi-select question (Cheese, Olives, Mushrooms, Peppers); then echoes the answer", ""}, multiTurns},
-	{ScenarioInfo{"form", "lab:form", "AskUserQuestion with two questions: Color (single) and Size (multi); then echoes the answers", ""}, formTurns},
-	{ScenarioInfo{"form3", "lab:form3", "AskUserQuestion with three questions: Color (single), Size (multi), Crust (single); then echoes the answers", ""}, form3Turns},
-	{ScenarioInfo{"plan", "lab:plan", "writes a plan to the plan file the request names, calls ExitPlanMode, then echoes the result", "plan"}, planTurns},
-	{ScenarioInfo{"markdown", "lab:markdown", "a long markdown reply with code blocks, a table and lists; in plan mode a long plan for approval instead", ""}, markdownTurns},
+	{ScenarioInfo{"text", "lab:text", "a short plain text reply echoing the prompt (also the default)", ""}, textTurns, nil},
+	{ScenarioInfo{"slow", "lab:slow", "long text streamed in small chunks with a pause between (interrupt it with Escape)", ""}, slowTurns, nil},
+	{ScenarioInfo{"think", "lab:think", "a thinking block, then a text reply", ""}, thinkTurns, nil},
+	{ScenarioInfo{"bash", "lab:bash", "runs `echo lab-bash-ok` with Bash, then replies with the output", ""}, bashTurns, nil},
+	{ScenarioInfo{"permission", "lab:permission", "a Bash command that writes a file, which asks for approval in manual mode; then replies with the result", "manual"}, permissionTurns, nil},
+	{ScenarioInfo{"twice", "lab:twice", "runs the same Bash command `echo lab-twice` two times, one after the other, then replies with the outputs (allow it always at the first prompt and the second runs without one)", "manual"}, twiceTurns, nil},
+	{ScenarioInfo{"write", "lab:write", "creates lab-write.txt with Write (a permission prompt with the new content in manual mode), then replies with the result", "manual"}, writeTurns, nil},
+	{ScenarioInfo{"edit", "lab:edit", "changes \"hello\" to \"hello, edited\" in lab-edit.txt with Edit (the file must exist and hold \"hello\"), then replies with the result", "manual"}, editTurns, nil},
+	{ScenarioInfo{"fetch", "lab:fetch", "fetches http://127.0.0.1:9/lab with WebFetch (a permission prompt for another tool), then replies with the result", "manual"}, fetchTurns, nil},
+	{ScenarioInfo{"single", "lab:single", "AskUserQuestion with one single-select question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""}, singleTurns, nil},
+	{ScenarioInfo{"multi", "lab:multi", "AskUserQuestion with one multi-select question (Cheese, Olives, Mushrooms, Peppers); then echoes the answer", ""}, multiTurns, nil},
+	{ScenarioInfo{"form", "lab:form", "AskUserQuestion with two questions: Color (single) and Size (multi); then echoes the answers", ""}, formTurns, nil},
+	{ScenarioInfo{"form3", "lab:form3", "AskUserQuestion with three questions: Color (single), Size (multi), Crust (single); then echoes the answers", ""}, form3Turns, nil},
+	{ScenarioInfo{"plan", "lab:plan", "writes a plan to the plan file the request names, calls ExitPlanMode, then echoes the result", "plan"}, planTurns, nil},
+	{ScenarioInfo{"markdown", "lab:markdown", "a long markdown reply with code blocks, a table and lists; in plan mode a long plan for approval instead", ""}, markdownTurns, nil},
+	{ScenarioInfo{"overloaded", "lab:overloaded", "every request answered 529 overloaded_error (the CLI retries, then gives up)", ""}, textTurns, failOverloaded},
+	{ScenarioInfo{"apierror", "lab:apierror", "every request answered 500 api_error", ""}, textTurns, failAPIError},
+	{ScenarioInfo{"flaky", "lab:flaky", "the first two requests answered 529 overloaded_error, then a plain text reply", ""}, textTurns, failFlaky},
+	{ScenarioInfo{"hangup", "lab:hangup", "every request's connection closed without an answer", ""}, textTurns, failHangup},
 }
 
 // Scenarios lists the scripted scenarios with their keywords.

@@ -19,6 +19,10 @@
 //	lab:form3       AskUserQuestion, three questions (single, multi, single)
 //	lab:plan        Write the plan file the request names, then ExitPlanMode (--permission-mode plan)
 //	lab:markdown    long markdown with code blocks and a table; in plan mode a long plan
+//	lab:overloaded  every request answered 529 overloaded_error (the CLI retries ten times)
+//	lab:apierror    every request answered 500 api_error
+//	lab:flaky       the first two requests of a prompt answered 529, then text
+//	lab:hangup      every request's connection closed without an answer
 //
 // After any tool result the scenario's next turn is a text reply
 // "tool_result for <tool>: <content>" ("tool_result (error) for …" when
@@ -65,7 +69,8 @@ type Server struct {
 	reqs    []Request
 	changed chan struct{} // closed and replaced whenever reqs grows
 	nextID  int
-	salt    string // random per server, so ids stay unique across restarts
+	salt    string         // random per server, so ids stay unique across restarts
+	failed  map[string]int // failed requests per prompt, for scenarios that fail
 
 	ln  net.Listener
 	srv *http.Server
@@ -232,6 +237,13 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, bo
 	} else {
 		sc := pickScenario(req.Prompt)
 		req.Scenario = sc.Name
+		if s.shouldFail(sc.fail, req.Prompt) {
+			req.Failed = true
+			s.record(req)
+			s.log.Info("fakeclaudeapi: failing", "seq", req.Seq, "scenario", req.Scenario, "status", sc.fail.status)
+			sc.fail.answer(w)
+			return
+		}
 		turns := sc.turns(&call{req: req, opts: &s.opts})
 		step := stepsSincePrompt(req.Messages)
 		if step < len(turns) {
@@ -261,5 +273,7 @@ func estimateTokens(body []byte) int { return len(body)/4 + 1 }
 
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
+	writeJSONBody(w, v)
 }
+
+func writeJSONBody(w http.ResponseWriter, v any) { _ = json.NewEncoder(w).Encode(v) }

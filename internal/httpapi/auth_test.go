@@ -40,6 +40,8 @@ func fixture(t *testing.T, h *harness) []routeCase {
 	if err := os.WriteFile(filepath.Join(h.sessions.dir, "s1.jsonl"), []byte("hello\nworld\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	keep, gone := h.pushDevice("phone"), h.pushDevice("old phone")
+	sub := h.pushSvc.Subscribe(t)
 	return []routeCase{
 		{"GET /api/v1/runs", "GET", "/api/v1/runs", "", 200},
 		{"POST /api/v1/runs", "POST", "/api/v1/runs", `{"cwd":"` + cwd + `","prompt":"go"}`, 201},
@@ -62,6 +64,13 @@ func fixture(t *testing.T, h *harness) []routeCase {
 		{"GET /api/v1/demo/scenarios", "GET", "/api/v1/demo/scenarios", "", 200},
 		{"GET /api/v1/folders", "GET", "/api/v1/folders?q=~/", "", 200},
 		{"GET /api/v1/events", "GET", "/api/v1/events", "", 0},
+		{"GET /api/v1/push/key", "GET", "/api/v1/push/key", "", 200},
+		{"GET /api/v1/push/devices", "GET", "/api/v1/push/devices", "", 200},
+		{"POST /api/v1/push/devices", "POST", "/api/v1/push/devices", subscribeBody("tablet", sub), 201},
+		{"POST /api/v1/push/devices/{id}", "POST", "/api/v1/push/devices/" + keep, `{"options":{"blocked":true,"turn_end":true}}`, 200},
+		{"POST /api/v1/push/devices/{id}/test", "POST", "/api/v1/push/devices/" + keep + "/test", "", 204},
+		{"POST /api/v1/push/presence", "POST", "/api/v1/push/presence", `{"device_id":"` + keep + `","run_id":"r1","visible":true}`, 204},
+		{"DELETE /api/v1/push/devices/{id}", "DELETE", "/api/v1/push/devices/" + gone, "", 204},
 		{"POST /api/v1/auth/logout", "POST", "/api/v1/auth/logout", "", 204},
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"lab/internal/folders"
+	"lab/internal/push"
+	"lab/internal/push/pushtest"
 	"lab/internal/store"
 )
 
@@ -63,6 +65,7 @@ type harness struct {
 	folderRoot string
 	clock      *clock
 	logs       *syncBuffer
+	pushSvc    *pushtest.Service // the stand-in push service devices subscribe at
 }
 
 type harnessOpt struct {
@@ -95,13 +98,20 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 	broker := NewBroker(0)
 	h.runs = newFakeRuns(broker)
 	h.sessions = &fakeSessions{dir: t.TempDir()}
+	h.pushSvc = pushtest.New(t)
+	keys, err := push.LoadOrCreateKeys(filepath.Join(dir, push.KeysFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pusher := &push.Service{DB: db, Keys: keys, AllowHTTP: true,
+		Notifier: push.NewNotifier(push.Config{DB: db, Sender: &push.Sender{Keys: keys}})}
 	h.folderRoot = t.TempDir()
 	lister, err := folders.New(nil, h.folderRoot, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := Config{
-		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Folders: lister, Housekeeping: h.runs, Continuity: h.runs,
+		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Folders: lister, Housekeeping: h.runs, Continuity: h.runs, Push: pusher,
 		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:    clk.Now,
 		// Generous limits: only the rate-limit test wants to hit them.

@@ -26,6 +26,9 @@ type Config struct {
 	Store    *store.DB // the operator account, login sessions, API tokens
 	Runs     Runs
 	Sessions Sessions
+	// Push serves Web Push subscriptions and presence; nil answers those
+	// endpoints with 503.
+	Push Push
 	// Folders answers the folder picker; nil answers it with 503.
 	Folders Folders
 	// Housekeeping archives and bulk-stops runs; nil answers with 503.

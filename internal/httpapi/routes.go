@@ -41,6 +41,13 @@ func (s *Server) authedRoutes() []route {
 		{"GET /api/v1/demo/scenarios", s.demoScenarios},
 		{"GET /api/v1/folders", s.listFolders},
 		{"GET /api/v1/events", s.events},
+		{"GET /api/v1/push/key", s.pushKey},
+		{"GET /api/v1/push/devices", s.pushDevices},
+		{"POST /api/v1/push/devices", s.pushSubscribe},
+		{"POST /api/v1/push/devices/{id}", s.pushUpdate},
+		{"DELETE /api/v1/push/devices/{id}", s.pushUnsubscribe},
+		{"POST /api/v1/push/devices/{id}/test", s.pushTest},
+		{"POST /api/v1/push/presence", s.pushPresence},
 		{"POST /api/v1/auth/logout", s.logout},
 	}
 }
@@ -84,7 +91,7 @@ func (s *Server) api(h apiFunc) http.Handler {
 func (s *Server) noRoute(mux *http.ServeMux) apiFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var allow []string
-		for _, m := range []string{http.MethodGet, http.MethodPost} {
+		for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
 			probe := r.Clone(r.Context())
 			probe.Method = m
 			if _, pattern := mux.Handler(probe); pattern != "/api/" && pattern != "" {

@@ -50,8 +50,9 @@ func TestRunEndToEndWithTheRealCLI(t *testing.T) {
 	f, api := realFixture(t)
 	ctx := context.Background()
 	run := f.start(conv.StartRequest{Prompt: "lab:single which database?"})
-	if run.CLIVersion != claudetest.Version {
-		t.Fatalf("got CLI version %q; want %s", run.CLIVersion, claudetest.Version)
+	version := claudetest.CLIVersion(t)
+	if run.CLIVersion != version || run.CLIVerified != claude.VersionVerified(version) {
+		t.Fatalf("got CLI version %q (verified %v); want %s (verified %v), what the binary under test reports", run.CLIVersion, run.CLIVerified, version, claude.VersionVerified(version))
 	}
 
 	// SessionStart is spooled and locates the transcript, which exists.
@@ -97,7 +98,7 @@ func TestRunEndToEndWithTheRealCLI(t *testing.T) {
 	// The CLI's registry knows the pane it runs in.
 	rec, _ := f.svc.Record(ctx, run.ID)
 	e, ok := registryEntry(ctx, f.svc, rec)
-	if !ok || e.SessionID != run.SessionID || !strings.HasPrefix(e.Tmux, rec.TmuxSession+":") || e.Version != claudetest.Version {
+	if !ok || e.SessionID != run.SessionID || !strings.HasPrefix(e.Tmux, rec.TmuxSession+":") || e.Version != version {
 		t.Fatalf("got registry entry %+v, %v; want the run's session in its tmux session", e, ok)
 	}
 

@@ -16,6 +16,10 @@ func (s *Service) Sweep(ctx context.Context) ([]string, error) {
 	if err != nil || len(live) == 0 {
 		return nil, err
 	}
+	// Taken after the runs were read and before the sessions are: a run
+	// recorded by then is either still starting (in the set) or has its
+	// session already, so it shows in the list read next.
+	starting := s.startingNow()
 	names, err := s.listSessions(ctx)
 	if err != nil {
 		return nil, err
@@ -27,6 +31,11 @@ func (s *Service) Sweep(ctx context.Context) ([]string, error) {
 	var ended []string
 	for _, rec := range live {
 		if rec.Attached() && attachedAlive(rec.Attach) || !rec.Attached() && alive[rec.TmuxSession] {
+			continue
+		}
+		// Recorded a moment before its session was created: the session
+		// list read above may predate it.
+		if starting[rec.ID] {
 			continue
 		}
 		was, err := s.db.EndRun(ctx, rec.ID, s.cfg.Now(), "exited")
@@ -75,6 +84,9 @@ func (s *Service) Adopt(ctx context.Context) (AdoptReport, error) {
 			s.log.Warn("compact run spool", "run", rec.ID, "err", err)
 		}
 		s.view(ctx, rec) // store any session change that happened while away
+		if ag, err := s.cfg.agentFor(rec.Provider); err == nil && rec.CLIVersion != "" {
+			s.noteVersion(ag.Provider, rec.Bin, rec.CLIVersion)
+		}
 		rep.Adopted = append(rep.Adopted, rec.ID)
 	}
 	names, err := s.listSessions(ctx)

@@ -35,8 +35,12 @@ type Service struct {
 	log  *slog.Logger
 	euid int
 
-	mu    sync.Mutex
-	sides map[string]agent.Side // by run id
+	mu       sync.Mutex
+	sides    map[string]agent.Side // by run id
+	versions map[versionNote]bool  // binaries and versions already logged (see noteVersion)
+	// starting holds the runs recorded but whose tmux session may not
+	// exist yet: Sweep must not take them for dead.
+	starting map[string]bool
 }
 
 // New returns a service over db with cfg (zero fields defaulted). It
@@ -54,7 +58,7 @@ func New(db *store.DB, cfg Config) (*Service, error) {
 	}
 	return &Service{
 		db: db, cfg: cfg, tmux: tmux.New(cfg.TmuxSocket), log: cfg.Logger, euid: os.Geteuid(),
-		sides: map[string]agent.Side{},
+		sides: map[string]agent.Side{}, versions: map[versionNote]bool{},
 	}, nil
 }
 
@@ -97,6 +101,7 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 	if err != nil {
 		return conv.Run{}, conv.Wrap(conv.EUnavailable, err, "the "+info.Label+" CLI at "+bin+" does not run")
 	}
+	s.noteVersion(p, bin, version)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		return conv.Run{}, conv.Errorf(conv.EUnavailable, "tmux is not installed")
 	}
@@ -127,6 +132,17 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 	}
 	// Record first: a lab that dies right after the spawn must still know
 	// the session it started.
+	s.mu.Lock()
+	if s.starting == nil {
+		s.starting = map[string]bool{}
+	}
+	s.starting[id] = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.starting, id)
+		s.mu.Unlock()
+	}()
 	if err := s.db.CreateRun(ctx, rec); err != nil {
 		return conv.Run{}, err
 	}
@@ -301,6 +317,18 @@ func (s *Service) Target(ctx context.Context, id string) (string, error) {
 func paneTarget(session string) string { return "=" + session + ":" }
 
 // forget drops per-run caches of an ended run.
+// startingNow copies the set of runs Start is between recording and
+// giving a session.
+func (s *Service) startingNow() map[string]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]bool, len(s.starting))
+	for id := range s.starting {
+		out[id] = true
+	}
+	return out
+}
+
 func (s *Service) forget(id string) {
 	s.mu.Lock()
 	delete(s.sides, id)

@@ -25,7 +25,8 @@ func (s *Service) view(ctx context.Context, rec store.RunRecord) conv.Run {
 	}
 	run := conv.Run{
 		ID: rec.ID, Provider: rec.Provider, Cwd: rec.Cwd, Title: rec.Title, Model: rec.Model, PermissionMode: rec.PermissionMode,
-		SessionID: rec.SessionID, TranscriptPath: rec.TranscriptPath, CLIVersion: rec.CLIVersion,
+		SessionID: rec.SessionID, TranscriptPath: rec.TranscriptPath,
+		CLIVersion: rec.CLIVersion, CLIVerified: s.verified(rec.Provider, rec.CLIVersion),
 		StartedAt: rec.StartedAt, EndedAt: rec.EndedAt, ArchivedAt: rec.ArchivedAt, EndReason: rec.EndReason,
 	}
 	if rec.Attached() {

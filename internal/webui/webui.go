@@ -110,8 +110,10 @@ func prepare(p string, b []byte) *file {
 		// Vite names these by content hash: a new build means a new name.
 		f.cache = "public, max-age=31536000, immutable"
 	default:
-		// index.html, the manifest and icons keep their names across
-		// builds, so the browser must revalidate them.
+		// index.html, the manifest, the icons and the service worker
+		// (sw.js, whose scope is its folder, so it lives at the root)
+		// keep their names across builds, so the browser must
+		// revalidate them.
 		f.cache = "no-cache"
 	}
 	if compressible(f.ctype) && len(b) > 512 {

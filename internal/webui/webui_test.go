@@ -19,6 +19,7 @@ func built() fstest.MapFS {
 		"assets/index-abc123.js":  {Data: []byte(js)},
 		"assets/index-def456.css": {Data: []byte("body{margin:0}")},
 		"manifest.webmanifest":    {Data: []byte(`{"name":"lab"}`)},
+		"sw.js":                   {Data: []byte(`(function(){self.addEventListener("push",()=>{})})();`)},
 		"icon.svg":                {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
 		"icon-192.png":            {Data: []byte("\x89PNG\r\n\x1a\n")},
 		".gitignore":              {Data: []byte("*\n")},
@@ -52,6 +53,10 @@ func TestServeBuilt(t *testing.T) {
 		{"nested client route", "/history/abc", 200, "text/html; charset=utf-8", "no-cache", `<div id="app">`},
 		{"hashed js is immutable", "/assets/index-abc123.js", 200, "text/javascript; charset=utf-8", "public, max-age=31536000, immutable", "console.log"},
 		{"hashed css", "/assets/index-def456.css", 200, "text/css; charset=utf-8", "public, max-age=31536000, immutable", "margin"},
+		// The service worker keeps its name across builds and must be
+		// revalidated, never cached as immutable, or a phone would keep an
+		// old worker; it must be served as JavaScript or registration fails.
+		{"service worker at the root", "/sw.js", 200, "text/javascript; charset=utf-8", "no-cache", `addEventListener("push"`},
 		{"manifest type", "/manifest.webmanifest", 200, "application/manifest+json", "no-cache", `"lab"`},
 		{"svg icon", "/icon.svg", 200, "image/svg+xml", "no-cache", "<svg"},
 		{"png icon", "/icon-192.png", 200, "image/png", "no-cache", "PNG"},

@@ -20,7 +20,7 @@ import { poll, shot } from "./lib/util.mjs";
 const password = "correct horse battery staple";
 const slow = { timeout: 90000 };
 const repo = new URL("../../", import.meta.url).pathname;
-const claudeBin = process.env.LAB_CLAUDE_BIN ?? join(repo, "tools/claude-2.1.328/node_modules/@anthropic-ai/claude-code/bin/claude.exe");
+const claudeBin = process.env.LAB_CLAUDE_BIN ?? join(repo, "tools/claude-2.1.332/node_modules/@anthropic-ai/claude-code/bin/claude.exe");
 let lab, browser, page, seen, opsSocket;
 const plainTerminals = [];
 

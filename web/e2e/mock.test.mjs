@@ -39,15 +39,37 @@ const cardTopInPane = () =>
   });
 
 describe("runs list", () => {
-  test("shows state badges and puts runs that need you first", async () => {
+  test("shows attention badges and puts blocked runs first", async () => {
     await mock.control("reset");
     await page.goto(mock.url + "/");
     await page.locator("[data-run]").first().waitFor();
-    const first = await page.locator("[data-run]").first().getAttribute("class");
-    assert.match(first, /needs-you/);
-    const states = await page.locator("[data-run] [data-state]").evaluateAll((els) => els.map((e) => e.dataset.state));
-    assert.ok(states.includes("working") && states.includes("question") && states.includes("ended"), `states: ${states}`);
-    assert.match(await page.locator(".bar-sub").textContent(), /need/);
+    const levels = await page.locator("a[data-run]").evaluateAll((els) => els.map((e) => e.dataset.attention));
+    assert.equal(levels[0], "blocked");
+    const rank = { blocked: 0, your_turn: 1, working: 2, idle: 3, ended: 4 };
+    assert.deepEqual(levels, [...levels].sort((a, b) => rank[a] - rank[b]), `not sorted by attention: ${levels}`);
+    assert.ok(levels.includes("working") && levels.includes("your_turn") && levels.includes("ended"), `levels: ${levels}`);
+    assert.match(await page.locator(".bar-sub").textContent(), /\d+ blocked · \d+ your turn/);
+    assert.match(await page.title(), /^\(\d+\) lab$/);
+  });
+  test("shows each run's CLI version and flags an unverified one", async () => {
+    await mock.control("reset");
+    await page.goto(mock.url + "/");
+    await page.locator("[data-run]").first().waitFor();
+    assert.match(await page.locator('[data-run="r-single"] .row-sub').textContent(), /CLI 2\.1\.332/);
+    const flagged = await page.locator("[data-run] [data-cli-unverified]").evaluateAll((els) => els.map((e) => e.closest("[data-run]").dataset.run));
+    assert.deepEqual(flagged, ["r-work"]);
+    assert.match(await page.locator('[data-run="r-work"] [data-cli-unverified]').textContent(), /CLI 2\.1\.340/);
+    assert.ok(await page.locator('[data-run="r-work"] [data-cli-unverified]').isVisible(), "the warning is not visible");
+
+    // The chat says it too, in a note under the header; a verified run has none.
+    await open("/runs/r-work");
+    const note = page.locator(".cli-note");
+    await note.waitFor();
+    assert.match(await note.textContent(), /CLI 2\.1\.340 is not verified/);
+    assert.match(await page.locator(".bar-sub").textContent(), /CLI 2\.1\.340/);
+    await open("/runs/r-single");
+    await poll(async () => /CLI 2\.1\.332/.test(await page.locator(".bar-sub").textContent()), { what: "the version in the chat header" });
+    assert.equal(await page.locator(".cli-note").count(), 0);
   });
 });
 

@@ -128,6 +128,10 @@ describe("answering every shape through the UI", () => {
   test("single-select: tap an option", async () => {
     await startRun("single", "lab:single pick a database");
     const { card, id } = await pendingCard();
+    // The header names the CLI version the run reported; the pinned one
+    // is verified, so no warning.
+    await poll(async () => /CLI \d+\.\d+\.\d+/.test(await page.locator(".bar-sub").textContent()), { ...slow, what: "the CLI version in the header" });
+    assert.equal(await page.locator(".cli-note").count(), 0, "the pinned CLI is flagged as unverified");
     await shot(page, "pending-card");
     await page.locator(".composer").scrollIntoViewIfNeeded();
     await shot(page, "collapsed-composer");

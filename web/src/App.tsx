@@ -12,6 +12,9 @@ import { NewRun } from "./routes/NewRun";
 import { RunChat } from "./routes/RunChat";
 import { Runs } from "./routes/Runs";
 import { SessionChat } from "./routes/SessionChat";
+import { Settings } from "./routes/Settings";
+import { trackAttention } from "./badge";
+import { registerWorker, trackPresence } from "./push";
 
 type Auth = "checking" | "setup" | "login" | "in" | "offline";
 
@@ -34,7 +37,10 @@ export function App() {
     }
   }
 
-  onMount(check);
+  onMount(() => {
+    void registerWorker();
+    void check();
+  });
   const off = onUnauthorized(() => {
     stopEvents();
     setAuth("login");
@@ -64,6 +70,7 @@ export function App() {
         <Login setup={auth() === "setup"} onDone={loggedIn} />
       </Match>
       <Match when={auth() === "in"}>
+        <SignedIn />
         <Show when={match(path())} keyed>
           {(r) => (
             <Switch fallback={<Runs />}>
@@ -78,10 +85,20 @@ export function App() {
                 <History />
               </Match>
               <Match when={r.name === "session" && r}>{(rr) => <SessionChat id={(rr() as { id: string }).id} />}</Match>
+              <Match when={r.name === "settings"}>
+                <Settings />
+              </Match>
             </Switch>
           )}
         </Show>
       </Match>
     </Switch>
   );
+}
+
+/** SignedIn runs what lives as long as a login: presence, title and badge. */
+function SignedIn() {
+  trackPresence();
+  trackAttention();
+  return null;
 }

@@ -135,6 +135,18 @@ export interface Page {
   first_seq: number;
   last_seq: number;
   has_more_before: boolean;
+  /** What a working run does now; absent unless working. */
+  progress?: Progress | null;
+}
+
+/** Progress is conv.Progress: the working row's content. */
+export interface Progress {
+  /** When the agent started working on this turn. */
+  since: string;
+  /** The tool running now. */
+  tool?: ToolCall;
+  /** Set when the turn is stuck (an API error being retried). */
+  warning?: Lifecycle;
 }
 
 export interface Run {
@@ -150,6 +162,8 @@ export interface Run {
   session_id?: string;
   transcript_path?: string;
   cli_version?: string;
+  /** Whether lab was verified against cli_version (false for an unknown version). */
+  cli_verified?: boolean;
   started_at: string;
   ended_at?: string;
   archived_at?: string;
@@ -157,6 +171,12 @@ export interface Run {
   end_reason?: string;
   /** Set when the run follows a CLI process lab did not start. */
   attached?: Attachment;
+  /** How much the run wants the operator; the runs list sorts by it. */
+  attention?: Attention;
+  /** The newest message's time. */
+  last_activity?: string;
+  /** The last message, one line. */
+  preview?: string;
 }
 
 /** Attachment (conv.Attachment): how lab reaches a process it did not start. */
@@ -191,6 +211,33 @@ export interface ExternalSession {
 export interface BulkResult {
   done: string[] | null;
   skipped: { id: string; reason: string }[] | null;
+}
+
+export type Attention = "blocked" | "your_turn" | "working" | "idle" | "ended";
+
+/** PushOptions is store.PushOptions: what a device is told about. */
+export interface PushOptions {
+  blocked: boolean;
+  turn_end: boolean;
+  include_content: boolean;
+}
+
+/** PushDevice is push.Device: a browser subscribed to Web Push. */
+export interface PushDevice {
+  id: string;
+  name: string;
+  /** The push service's host. */
+  service: string;
+  options: PushOptions;
+  created_at: string;
+  last_push_at?: string;
+  last_error?: string;
+}
+
+/** PushSubscriptionData is PushSubscription.toJSON(). */
+export interface PushSubscriptionData {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
 }
 
 export interface StartRequest {
@@ -341,9 +388,9 @@ export function setCSRF(token: string | undefined): void {
   csrf = token ?? "";
 }
 
-async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+async function call<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, keepalive = false): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (method === "POST") {
+  if (method !== "GET") {
     headers["X-CSRF-Token"] = csrf;
     if (body !== undefined) headers["Content-Type"] = "application/json";
   }
@@ -354,6 +401,7 @@ async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Pr
       headers,
       credentials: "same-origin",
       body: body === undefined ? undefined : JSON.stringify(body),
+      keepalive,
     });
   } catch {
     throw new ApiError(0, "cannot reach the lab server");
@@ -429,6 +477,17 @@ export const api = {
   interrupt: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/interrupt`),
   answer: (id: string, a: Answer) => call<unknown>("POST", `/runs/${enc(id)}/answer`, a),
 
+  pushKey: async (): Promise<string> => (await call<{ public_key: string }>("GET", "/push/key")).public_key,
+  pushDevices: async (): Promise<PushDevice[]> => (await call<{ devices: PushDevice[] | null }>("GET", "/push/devices")).devices ?? [],
+  pushSubscribe: (name: string, subscription: PushSubscriptionData) =>
+    call<PushDevice>("POST", "/push/devices", { name, subscription }),
+  pushUpdate: (id: string, options: PushOptions, name?: string) =>
+    call<PushDevice>("POST", `/push/devices/${enc(id)}`, name ? { name, options } : { options }),
+  pushUnsubscribe: (id: string) => call<unknown>("DELETE", `/push/devices/${enc(id)}`),
+  pushTest: (id: string) => call<unknown>("POST", `/push/devices/${enc(id)}/test`),
+  /** pushPresence survives the page going away (keepalive), so "hidden" arrives. */
+  pushPresence: (device_id: string, run_id: string, visible: boolean) =>
+    call<unknown>("POST", "/push/presence", { device_id, run_id, visible }, true),
   folders: (q: string, limit: number) => call<FolderList>("GET", `/folders${qs({ q, limit })}`),
 
   sessions: (q: string, limit: number, offset: number) =>

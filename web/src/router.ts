@@ -25,7 +25,8 @@ export type Route =
   | { name: "attach" }
   | { name: "run"; id: string }
   | { name: "history" }
-  | { name: "session"; id: string };
+  | { name: "session"; id: string }
+  | { name: "settings" };
 
 /** match maps a path to a route; unknown paths show the runs list. */
 export function match(p: string): Route {
@@ -33,6 +34,7 @@ export function match(p: string): Route {
   if (parts[0] === "login") return { name: "login" };
   if (parts[0] === "setup") return { name: "setup" };
   if (parts[0] === "new") return { name: "new" };
+  if (parts[0] === "settings") return { name: "settings" };
   if (parts[0] === "attach") return { name: "attach" };
   if (parts[0] === "runs" && parts[1]) return { name: "run", id: parts[1] };
   if (parts[0] === "history" && parts[1]) return { name: "session", id: parts[1] };

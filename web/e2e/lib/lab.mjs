@@ -125,7 +125,9 @@ export async function startLab() {
           /* already gone */
         }
       }
-      if (!process.env.E2E_KEEP) rmSync(root, { recursive: true, force: true });
+      // A CLI killed with its tmux server can still be writing its config
+      // under HOME for a moment: retry a folder that filled up meanwhile.
+      if (!process.env.E2E_KEEP) rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }

@@ -123,9 +123,9 @@ function outcomeOf(d, a) {
   };
 }
 
-function newRun(id, title, msgs, pending, state) {
+function newRun(id, title, msgs, pending, state, cli = { cli_version: "2.1.332", cli_verified: true }) {
   return {
-    run: { id, cwd: `/home/op/${id}`, title, state, pending: !!pending, started_at: new Date(t0).toISOString(), cli_version: "2.1.328" },
+    run: { id, cwd: `/home/op/${id}`, title, state, pending: !!pending, started_at: new Date(t0).toISOString(), ...cli },
     msgs,
     pending,
     transcript: "tr-" + id,
@@ -179,6 +179,8 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
         ],
         null,
         "working",
+        // r-work runs on a CLI version lab was not verified with.
+        { cli_version: "2.1.340", cli_verified: false },
       ),
     );
     runs.set(

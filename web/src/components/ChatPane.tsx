@@ -4,13 +4,14 @@
 // and pages older windows in on scroll-up without moving what the reader
 // looks at.
 
-import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show } from "solid-js";
+import { createEffect, createMemo, createSignal, For, on, onCleanup, onMount, Show, type JSX } from "solid-js";
 import type { Answer } from "../api";
 import { cardToolId, ItemCache, placeItems } from "../lib/placement";
 import { extendDown, extendUp, hiddenAbove, latest, liveRange, slice, trimLive, type Range } from "../lib/range";
 import { afterContent, afterUserScroll, atBottom, initialScroll, shouldLoadOlder, type Action } from "../lib/scroll";
 import type { Conversation } from "./conversation";
 import { DialogCard } from "./DialogCard";
+import { trackCardKeyboard } from "./keyboard";
 import { MessageView } from "./MessageView";
 
 /** At most maxRows message rows are rendered; slices move by step rows. */
@@ -23,6 +24,8 @@ export interface PaneProps {
   onAnswer?: (a: Answer) => Promise<void>;
   /** Receives a function that scrolls the pending card into view. */
   bindShowCard?: (fn: () => void) => void;
+  /** Rendered after the stream (queued replies, the working row). */
+  footer?: JSX.Element;
 }
 
 export function ChatPane(props: PaneProps) {
@@ -32,6 +35,7 @@ export function ChatPane(props: PaneProps) {
   let scroll = initialScroll();
   let programmatic = 0;
   const [following, setFollowing] = createSignal(true);
+  trackCardKeyboard(() => pane);
   // The newest seq the reader has had on screen: what arrived after it
   // counts as new on the jump button.
   const [seenSeq, setSeenSeq] = createSignal(0);
@@ -246,6 +250,7 @@ export function ChatPane(props: PaneProps) {
               )
             }
           </For>
+          <Show when={range().live}>{props.footer}</Show>
         </div>
       </div>
       <Show when={!following() && props.conv.loaded()}>

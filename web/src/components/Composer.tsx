@@ -42,10 +42,20 @@ export function Composer(props: ComposerProps) {
     }
   }
 
+  let box: HTMLTextAreaElement | undefined;
+
   async function send() {
     const t = text();
     if (t.trim() === "" || busy()) return;
-    if (await act(() => props.onReply(t))) setText("");
+    if (await act(() => props.onReply(t))) {
+      // Back to one line, and the keyboard stays up for the next reply.
+      setText("");
+      if (box) {
+        box.value = "";
+        box.style.height = "";
+        box.focus();
+      }
+    }
   }
 
   const interrupt = (
@@ -84,9 +94,10 @@ export function Composer(props: ComposerProps) {
             <textarea
               name="reply"
               rows={1}
-              placeholder={props.state === "working" ? "Reply (queued after the turn)…" : "Reply…"}
+              ref={box}
+              placeholder={props.state === "working" ? "Queue a reply…" : "Reply…"}
               value={text()}
-              disabled={busy()}
+              readOnly={busy()}
               onInput={(e) => {
                 setText(e.currentTarget.value);
                 grow(e.currentTarget);
@@ -101,7 +112,15 @@ export function Composer(props: ComposerProps) {
             />
             <div class="compose-actions">
               <Show when={props.state === "working"}>{interrupt}</Show>
-              <button class="btn primary" disabled={busy() || text().trim() === ""} onClick={send} data-action="send">
+              <button
+                class="btn primary"
+                disabled={busy() || text().trim() === ""}
+                // Tapping Send must not move the focus off the textarea,
+                // or the phone's keyboard would drop after every reply.
+                onPointerDown={(e) => e.preventDefault()}
+                onClick={send}
+                data-action="send"
+              >
                 Send
               </button>
             </div>

@@ -54,7 +54,9 @@ function useSend(props: CardProps) {
     } catch (e) {
       setSending(false);
       if (e instanceof ApiError && e.status === 409) {
-        setError(e.message ? `${e.message} — refreshing.` : "This question changed — refreshing.");
+        // The server says why (the prompt changed, an option lab cannot
+        // read); the card refetches either way.
+        setError(`This question changed — refreshing.${e.message ? ` (${e.message})` : ""}`);
         props.onConflict();
       } else {
         setError(e instanceof Error ? e.message : String(e));

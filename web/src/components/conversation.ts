@@ -4,7 +4,7 @@
 // refetch); this file only sequences requests and holds signals.
 
 import { createSignal, onCleanup } from "solid-js";
-import { ApiError, type Dialog, type Lifecycle, type Message, type Page, type State, type WindowQuery } from "../api";
+import { ApiError, type Dialog, type Lifecycle, type Message, type Page, type Progress, type State, type WindowQuery } from "../api";
 import { subscribe } from "../events";
 import { prerenderMarkdown } from "../lib/markdown";
 import { emptyWindow, firstSeq, lastSeq, mergeWindow, type Window } from "../lib/merge";
@@ -40,6 +40,7 @@ export function createConversation(src: Source) {
   const [win, setWin] = createSignal<Window>(emptyWindow);
   const [state, setState] = createSignal<State | null>(null);
   const [pending, setPending] = createSignal<Dialog | null>(null);
+  const [progress, setProgress] = createSignal<Progress | null>(null);
   // A problem the CLI's screen shows that the stream cannot.
   const [alert, setAlert] = createSignal<Lifecycle | null>(null);
   const [error, setError] = createSignal("");
@@ -65,6 +66,7 @@ export function createConversation(src: Source) {
     transcript = page.transcript_id;
     setState(page.state);
     setPending(page.pending_dialog && page.pending_dialog.outcome == null ? page.pending_dialog : null);
+    setProgress(page.state === "working" ? (page.progress ?? null) : null);
     setAlert(page.alert ?? null);
   }
 
@@ -171,5 +173,5 @@ export function createConversation(src: Source) {
 
   void refresh();
 
-  return { win, state, pending, alert, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
+  return { win, state, pending, alert, progress, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Run } from "../api";
-import { ago, baseName, needsYou, recentDirs, sortRuns } from "./format";
+import { ago, baseName, cliVersion, cliWarning, needsYou, recentDirs, sortRuns } from "./format";
 
 const run = (id: string, state: Run["state"], pending: boolean, started: string, cwd = "/w/" + id): Run => ({
   id, cwd, title: id, state, pending, started_at: started,
@@ -38,5 +38,13 @@ describe("runs", () => {
     expect(ago("2026-01-10T09:00:00Z", now)).toBe("3h");
     expect(ago("2026-01-08T12:00:00Z", now)).toBe("2d");
     expect(baseName("/home/me/proj/")).toBe("proj");
+  });
+  it("cliVersion flags a version lab was not verified with", () => {
+    expect(cliVersion({ cli_version: "2.1.332", cli_verified: true })).toEqual({ label: "CLI 2.1.332", unverified: false });
+    expect(cliVersion({ cli_version: "2.1.340", cli_verified: false })).toEqual({ label: "CLI 2.1.340", unverified: true });
+    // A server that does not say is not taken as a verification.
+    expect(cliVersion({ cli_version: "2.1.340" })).toEqual({ label: "CLI 2.1.340", unverified: true });
+    expect(cliVersion({})).toBeNull();
+    expect(cliWarning("2.1.340")).toMatch(/^CLI 2\.1\.340 is not verified/);
   });
 });

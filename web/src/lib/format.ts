@@ -50,6 +50,21 @@ export function recentDirs(runs: readonly Run[], sessions: readonly Session[], m
   return seen.sort((a, b) => b.t - a.t).slice(0, max).map((x) => x.dir);
 }
 
+/**
+ * cliVersion describes the CLI a run uses: its version for display, and
+ * whether lab was not verified against it (the operator is warned then).
+ * Null when the run does not know its version.
+ */
+export function cliVersion(r: Pick<Run, "cli_version" | "cli_verified">): { label: string; unverified: boolean } | null {
+  if (!r.cli_version) return null;
+  return { label: `CLI ${r.cli_version}`, unverified: r.cli_verified !== true };
+}
+
+/** The warning shown with an unverified CLI version. */
+export function cliWarning(version: string): string {
+  return `CLI ${version} is not verified with lab: answers to pickers it changed are refused, never guessed.`;
+}
+
 /** baseName is the last path element, for compact titles. */
 export function baseName(p: string): string {
   const parts = p.split("/").filter(Boolean);

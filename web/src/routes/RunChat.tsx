@@ -5,18 +5,23 @@
 import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import { api, type Run } from "../api";
 import { ChatPane } from "../components/ChatPane";
+import { CliNote } from "../components/CliVersion";
 import { Composer } from "../components/Composer";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
+import { LiveTail } from "../components/LiveTail";
 import { NotFound } from "../components/NotFound";
+import { createReplyQueue } from "../components/queue";
 import { EndedBar, ReadOnlyBar } from "../components/RunBars";
-import { StateBadge } from "../components/StateBadge";
+import { AttentionBadge } from "../components/RunRow";
 import { subscribe } from "../events";
+import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
 import { providerLabel } from "../providers";
 
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
+  const queue = createReplyQueue(conv);
   const [run, setRun] = createSignal<Run | null>(null);
   const [confirming, setConfirming] = createSignal(false);
   const [stopError, setStopError] = createSignal("");
@@ -61,7 +66,7 @@ export function RunChat(props: { id: string }) {
         sub={
           <>
             <Show when={state()}>
-              <StateBadge state={state()!} />{" "}
+              <AttentionBadge run={{ state: state()!, pending: !!conv.pending() }} />{" "}
             </Show>
             <Show when={run()?.provider}>
               <span class="provider" data-provider={run()!.provider}>
@@ -70,6 +75,7 @@ export function RunChat(props: { id: string }) {
               ·{" "}
             </Show>
             {heading().sub}
+            {run() && cliVersion(run()!) ? ` · ${cliVersion(run()!)!.label}` : ""}
             {attached() ? ` · attached ${attached()!.pane ?? "read-only"}` : ""}
           </>
         }
@@ -80,6 +86,7 @@ export function RunChat(props: { id: string }) {
           </button>
         </Show>
       </Header>
+      <CliNote run={run()} />
       <Show when={confirming()}>
         <div class="confirm" role="alertdialog" aria-label={attached() ? "Detach from this session?" : "Stop this run?"}>
           <span class="grow">
@@ -107,7 +114,13 @@ export function RunChat(props: { id: string }) {
           {stopError() || (conv.offline() ? "Offline: cannot reach the lab server. Retrying…" : conv.error())}
         </p>
       </Show>
-      <ChatPane conv={conv} readOnly={false} onAnswer={(a) => api.answer(props.id, a).then(() => undefined)} bindShowCard={(fn) => (showCard = fn)} />
+      <ChatPane
+        conv={conv}
+        readOnly={false}
+        onAnswer={(a) => api.answer(props.id, a).then(() => undefined)}
+        bindShowCard={(fn) => (showCard = fn)}
+        footer={<LiveTail conv={conv} queue={queue} />}
+      />
       <Switch>
         <Match when={state() === "ended"}>
           <EndedBar run={run()} onChanged={loadRun} />
@@ -118,8 +131,14 @@ export function RunChat(props: { id: string }) {
             state={state()}
             pending={!!conv.pending()}
             onReply={async (t) => {
+              // Shown at once; the bubble goes when the transcript has it,
+              // or now if the reply failed (the composer keeps the text).
+              const q = queue.add(t);
               try {
                 await api.reply(props.id, t);
+              } catch (e) {
+                queue.remove(q);
+                throw e;
               } finally {
                 conv.refresh(); // also tells the banner when lab is unreachable
               }

@@ -1,15 +1,15 @@
-// The runs list: every run with a live state badge, the ones that need the
-// operator first and marked, refreshed on every run event.
+// The runs list: every run with its attention level, blocked ones first,
+// then your turn, working, idle and ended, each by last activity; refreshed
+// on every run event.
 
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, isOffline, type Run } from "../api";
 import { Header } from "../components/Header";
+import { RunRow } from "../components/RunRow";
 import { RunsHousekeeping } from "../components/RunsHousekeeping";
-import { StateBadge } from "../components/StateBadge";
-import { ago, baseName, needsYou, sortRuns } from "../lib/format";
+import { attentionOf, byAttention } from "../lib/attention";
 import { stopEvents, subscribe } from "../events";
 import { linkHandler } from "../router";
-import { providerLabel } from "../providers";
 
 export function Runs() {
   const [runs, setRuns] = createSignal<Run[] | null>(null);
@@ -18,7 +18,7 @@ export function Runs() {
 
   async function load() {
     try {
-      setRuns(sortRuns(await api.runs()));
+      setRuns(byAttention(await api.runs()));
       setError("");
     } catch (e) {
       setError(isOffline(e) ? "Offline: cannot reach the lab server." : e instanceof Error ? e.message : String(e));
@@ -35,11 +35,13 @@ export function Runs() {
   });
   onCleanup(() => clearTimeout(timer));
 
-  const waiting = () => (runs() ?? []).filter(needsYou).length;
+  const count = (a: string) => (runs() ?? []).filter((r) => attentionOf(r) === a).length;
+  const sub = () =>
+    [count("blocked") && `${count("blocked")} blocked`, count("your_turn") && `${count("your_turn")} your turn`].filter(Boolean).join(" · ") || undefined;
 
   return (
     <div class="screen">
-      <Header title="Runs" sub={waiting() ? `${waiting()} need${waiting() === 1 ? "s" : ""} you` : undefined}>
+      <Header title="Runs" sub={sub()}>
         <a class="btn" href="/history" onClick={linkHandler}>
           History
         </a>
@@ -65,28 +67,7 @@ export function Runs() {
               <For each={runs()}>
                 {(r) => (
                   <li>
-                    <a class={`row${needsYou(r) ? " needs-you" : ""}`} href={`/runs/${encodeURIComponent(r.id)}`} onClick={linkHandler} data-run={r.id}>
-                      <div class="row-main">
-                        <div class="row-title">{r.title || baseName(r.cwd)}</div>
-                        <div class="row-sub muted">
-                          <Show when={r.provider}>
-                            <span class="provider" data-provider={r.provider}>
-                              {providerLabel(r.provider)}
-                            </span>{" "}
-                            ·{" "}
-                          </Show>
-                          {baseName(r.cwd)} · {ago(r.started_at)}
-                        </div>
-                      </div>
-                      <div class="row-side">
-                        <Show when={needsYou(r)}>
-                          <span class="needs-dot" aria-label="needs you">
-                            ●
-                          </span>
-                        </Show>
-                        <StateBadge state={r.state} />
-                      </div>
-                    </a>
+                    <RunRow run={r} />
                   </li>
                 )}
               </For>
@@ -94,6 +75,9 @@ export function Runs() {
           </Show>
         </Show>
         <Show when={runs()}>{(list) => <RunsHousekeeping runs={list()} onChanged={load} />}</Show>
+        <a class="link settings-link" href="/settings" onClick={linkHandler} data-action="settings">
+          Notifications on this device…
+        </a>
         <button
           class="link signout"
           data-action="logout"

@@ -1,0 +1,64 @@
+// One row of the runs list: title, the agent CLI, folder, last activity
+// and a one-line preview of the newest message, with the run's attention level. Blocked
+// runs (a dialog or permission prompt waits) stand out; a finished turn is
+// marked calmly as "your turn".
+
+import { Show } from "solid-js";
+import type { Run } from "../api";
+import { attentionLabel, attentionOf } from "../lib/attention";
+import { ago, cliVersion } from "../lib/format";
+import { runHeading } from "../lib/heading";
+import { CliBadge } from "./CliVersion";
+import { providerLabel } from "../providers";
+import { linkHandler } from "../router";
+
+export function AttentionBadge(props: { run: Pick<Run, "state" | "pending" | "attention"> }) {
+  const a = () => attentionOf(props.run);
+  return (
+    <span class={`badge att att-${a()}`} data-attention={a()}>
+      {attentionLabel[a()]}
+    </span>
+  );
+}
+
+export function RunRow(props: { run: Run }) {
+  const r = () => props.run;
+  const a = () => attentionOf(r());
+  const h = () => runHeading(r());
+  return (
+    <a class={`row att-row-${a()}`} href={`/runs/${encodeURIComponent(r().id)}`} onClick={linkHandler} data-run={r().id} data-attention={a()}>
+      <div class="row-main">
+        <div class="row-title">{h().title}</div>
+        <div class="row-sub muted">
+          <Show when={r().provider}>
+            <span class="provider" data-provider={r().provider}>
+              {providerLabel(r().provider)}
+            </span>{" "}
+            ·{" "}
+          </Show>
+          <Show when={r().attached}>
+            <span class="tag" data-attached>
+              attached
+            </span>{" "}
+          </Show>
+          {h().sub} · <time datetime={r().last_activity ?? r().started_at}>{ago(r().last_activity ?? r().started_at)}</time>
+          <Show when={cliVersion(r())}>{(v) => ` · ${v().label}`}</Show>
+        </div>
+        <Show when={r().preview}>
+          <div class="row-preview" data-preview>
+            {r().preview}
+          </div>
+        </Show>
+      </div>
+      <div class="row-side">
+        <CliBadge run={r()} />
+        <Show when={a() === "blocked"}>
+          <span class="needs-dot" aria-label="blocked">
+            ●
+          </span>
+        </Show>
+        <AttentionBadge run={r()} />
+      </div>
+    </a>
+  );
+}
