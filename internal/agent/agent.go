@@ -21,6 +21,7 @@
 //	validate.go          answers checked against the pending dialog
 //	gate.go              the start-up folder-trust screen
 //	spawn*.go, home.go   argv, binary and version, a run's opening, config and trust seeding
+//	versions.go          the pinned and the verified CLI versions
 //	history.go           the sessions a machine kept (History)
 //	attach.go, external.go, registry.go
 //	                     processes lab did not start (Attacher; Claude Code only)

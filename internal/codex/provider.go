@@ -59,19 +59,9 @@ func (Provider) Version(ctx context.Context, bin string) (string, error) {
 	return CLIVersion(ctx, bin)
 }
 
-// PinnedVersion is the Codex CLI version lab's tests, CI and `lab demo`
-// install (scripts/install-codex.sh, the Makefile's CODEX_PINNED).
-const PinnedVersion = "0.171.0"
-
-// verifiedVersions are the Codex CLI versions lab's real-CLI tests passed
-// against: the pin only, so far.
-var verifiedVersions = []string{PinnedVersion}
-
-// VersionVerified reports whether lab was verified against version; an
-// unverified Codex is driven all the same, and the operator is warned.
-func (Provider) VersionVerified(version string) bool {
-	return slices.Contains(verifiedVersions, version)
-}
+// VersionVerified reports whether lab was verified against version (see
+// versions.go).
+func (Provider) VersionVerified(version string) bool { return VersionVerified(version) }
 
 // CheckStart validates the sandbox mode (the request's permission mode)
 // and the model.
