@@ -14,8 +14,8 @@ CLAUDE_NEWEST ?= 2.1.332
 claude_bin = $(CURDIR)/tools/claude-$(1)/node_modules/@anthropic-ai/claude-code/bin/claude.exe
 export LAB_CLAUDE_BIN ?= $(call claude_bin,$(CLAUDE_PINNED))
 
-# The pinned Codex CLI (internal/codex's PinnedVersion holds the same). Its tests run it in a network
-# namespace, which needs root (as CI runs).
+# The pinned Codex CLI (internal/codex/versions.go holds the same). Its
+# tests run it in a network namespace, which needs root (as CI runs).
 CODEX_PINNED ?= 0.171.0
 export LAB_CODEX_BIN ?= $(CURDIR)/tools/codex-$(CODEX_PINNED)/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex
 
