@@ -3,23 +3,11 @@ package claude
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"lab/internal/hookspool"
 )
-
-// runHook runs the hook command for event the way the CLI does: /bin/sh -c
-// with the payload on stdin.
-func runHook(t *testing.T, spoolDir, event, payload string) (stdout string, err error) {
-	t.Helper()
-	c := exec.Command("/bin/sh", "-c", hookspool.Command(spoolDir, event))
-	c.Stdin = strings.NewReader(payload)
-	out, err := c.CombinedOutput()
-	return string(out), err
-}
 
 func TestHookSettingsShape(t *testing.T) {
 	dir := t.TempDir()
