@@ -201,8 +201,7 @@ describe("answering", () => {
     await mock.control("conflictNext");
     await page.locator('[data-card] [data-option="1"]').click();
     assert.equal(await page.locator('[data-card] [data-option="2"]').isDisabled(), true, "options enabled while sending");
-    // The server's reason, then the refetch.
-    await page.getByText("the dialog changed — refreshing.").waitFor();
+    await page.getByText("This question changed").waitFor();
     await poll(async () => !(await page.locator('[data-card] [data-option="2"]').isDisabled()), { what: "card re-enabled" });
   });
 });
