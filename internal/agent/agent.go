@@ -9,11 +9,10 @@
 //
 //	provider.go          the Provider and its Driver: names, modes, wiring of the parts below
 //	fold*.go             transcript bytes -> conv messages, incrementally (Fold)
-//	line_decode.go       the few fields of a transcript line the fold reads
+//	line_decode.go       the peek, and the few fields of a line the fold reads
 //	dialog.go            a dialog tool's input -> conv.Dialog
 //	outcome.go           a dialog's recorded resolution -> conv.Outcome
-//	intent.go            what lab meant to answer, for the desync warning
-//	state.go             the conversational state the transcript implies
+//	state.go             which records move the conversational state
 //	hooks.go, spool.go   the per-run hooks and what their events mean (Side)
 //	permission*.go       permission prompts: the dialog, its diff, its options on the pane
 //	pane.go              what a captured pane shows: pickers, the input box
@@ -26,9 +25,12 @@
 //	attach.go, external.go, registry.go
 //	                     processes lab did not start (Attacher; Claude Code only)
 //
-// What the adapters share lives beside them: internal/hookspool (the hook
-// command and the spool folder reader), internal/jsonscan (the JSON
-// scanner the folds use), internal/udiff (unified diffs).
+// What the adapters share lives beside them: internal/foldkit (the fold's
+// machinery: held lines, the message stream and its seqs, calls, pending
+// dialogs, state, the desync warning; each Fold embeds it and supplies
+// only its peek and line rules), internal/hookspool (the hook command and
+// the spool folder reader), internal/jsonscan (the JSON scanner the folds
+// use), internal/udiff (unified diffs).
 //
 // The seam grew twice for the second adapter: Command.Opening with
 // Step.Until (Codex enters Plan mode only by a key, which it may drop),

@@ -5,8 +5,8 @@
 // lab must know about the CLI (hooks and spools, keystroke recipes, spawn
 // arguments, the session registry, history discovery).
 //
-// The fold (fold*.go, line*.go, outcome.go, state.go, intent.go) is
-// incremental: Write appended bytes in any split and the result equals
+// The fold (fold*.go, line*.go, outcome.go, state.go, on internal/foldkit's
+// machinery) is incremental: Write appended bytes in any split and the result equals
 // folding the whole file at once. It skips bookkeeping lines from a peek at
 // their first key and decodes only the fields the chat shows, so a
 // transcript of hundreds of megabytes folds at memory speed in bounded

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 	"lab/internal/jsonscan"
 )
 
@@ -15,7 +16,7 @@ func (f *Fold) apply(ln *foldLine) bool {
 	if ln.sessionID != nil && !bytes.Equal(ln.sessionID, f.session) {
 		if s, ok := jsonscan.String(ln.sessionID); ok && s != "" {
 			f.session = append(f.session[:0], ln.sessionID...)
-			f.sessStr = s
+			f.SetSession(s)
 		}
 	}
 	// Subagent lines belong to the subagent's own conversation, meta lines
@@ -37,19 +38,6 @@ func (f *Fold) apply(ln *foldLine) bool {
 	return true // bookkeeping whose type is not its first key
 }
 
-// lineTime parses the line's timestamp; a missing or odd one is zero.
-func lineTime(ln *foldLine) time.Time {
-	s, ok := jsonscan.String(ln.timestamp)
-	if !ok {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
 func (f *Fold) applyUser(ln *foldLine) bool {
 	if ln.compactSummary {
 		return true // the compaction prompt; the boundary line already says it
@@ -58,7 +46,7 @@ func (f *Fold) applyUser(ln *foldLine) bool {
 	if !m.parse(ln.message) {
 		return false
 	}
-	t := lineTime(ln)
+	t := foldkit.Timestamp(ln.timestamp)
 	if s, ok := jsonscan.String(m.content); ok {
 		if !f.userSpecial(s, t) {
 			f.userPrompt(s, t)
@@ -106,8 +94,8 @@ func (f *Fold) userPrompt(s string, t time.Time) {
 	}
 	f.settleApproval()
 	f.dismissPending(t)
-	f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: s})
-	f.tail = conv.StateWorking
+	f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: s})
+	f.SetTail(conv.StateWorking)
 }
 
 // userSpecial handles the user-line texts that are not prompts: interrupt
@@ -118,8 +106,8 @@ func (f *Fold) userSpecial(s string, t time.Time) bool {
 	switch {
 	case strings.HasPrefix(trimmed, "[Request interrupted by user"):
 		f.dismissPending(t)
-		f.pushLifecycle(conv.LevelInfo, strings.Trim(trimmed, "[]"), t)
-		f.tail = conv.StateNeedsInput
+		f.PushLifecycle(conv.LevelInfo, strings.Trim(trimmed, "[]"), t)
+		f.SetTail(conv.StateNeedsInput)
 		return true
 	case strings.HasPrefix(trimmed, "<local-command-caveat>"):
 		return true
@@ -141,12 +129,12 @@ func (f *Fold) commandText(s string, t time.Time) bool {
 			name += " " + args
 		}
 		if name != "" {
-			f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: name})
+			f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: name})
 		}
 		return true
 	case strings.Contains(s, "<bash-input>"):
 		if cmd := foldTag(s, "bash-input"); cmd != "" {
-			f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: "! " + cmd})
+			f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: "! " + cmd})
 		}
 		return true
 	}
@@ -165,7 +153,7 @@ func (f *Fold) commandText(s string, t time.Time) bool {
 		}
 		handled = true
 		if out := strings.TrimSpace(foldStripANSI(foldTag(s, o.tag))); out != "" {
-			f.pushLifecycle(o.level, out, t)
+			f.PushLifecycle(o.level, out, t)
 		}
 	}
 	return handled
@@ -207,22 +195,15 @@ func foldStripANSI(s string) string {
 	return b.String()
 }
 
-func (f *Fold) pushLifecycle(level conv.Level, text string, t time.Time) {
-	f.push(conv.Message{Kind: conv.KindLifecycle, Time: t, Lifecycle: &conv.Lifecycle{Level: level, Text: text}})
-}
-
 // applyResult back-patches the tool or dialog a tool_result block answers.
 func (f *Fold) applyResult(bl *foldBlock, ln *foldLine, t time.Time) {
 	id := jsonscan.Str(bl.toolUseID)
-	i, ok := f.tools[id]
+	i, ok := f.ResultFor(id)
 	if !ok {
-		if id != "" {
-			f.orphans[id] = true
-		}
 		return
 	}
-	f.tail = conv.StateWorking // the agent resumes with the result
-	m := f.at(i)
+	f.SetTail(conv.StateWorking) // the agent resumes with the result
+	m := f.At(i)
 	if d := m.Dialog; d != nil {
 		if d.Outcome != nil {
 			return // already resolved; the first resolution stands
@@ -235,8 +216,8 @@ func (f *Fold) applyResult(bl *foldBlock, ln *foldLine, t time.Time) {
 		}), t)
 		return
 	}
-	f.settled(i)
-	out, full := foldOutput(bl.content, foldOutputMax)
+	f.Settle(i)
+	out, full := foldOutput(bl.content, foldkit.OutputMax)
 	tc := m.Tool
 	tc.Status = conv.ToolOK
 	if bl.isError {
@@ -244,7 +225,7 @@ func (f *Fold) applyResult(bl *foldBlock, ln *foldLine, t time.Time) {
 	}
 	tc.Output, tc.OutputBytes, tc.OutputTruncated = out, full, full > len(out)
 	tc.Decision = foldDecision(ln)
-	f.changed(i)
+	f.Changed(i)
 }
 
 func (f *Fold) applyAssistant(ln *foldLine) bool {
@@ -252,16 +233,16 @@ func (f *Fold) applyAssistant(ln *foldLine) bool {
 	if !m.parse(ln.message) {
 		return false
 	}
-	t := lineTime(ln)
+	t := foldkit.Timestamp(ln.timestamp)
 	if ln.apiError {
 		// The CLI records a failed request as a synthetic assistant message;
 		// it ends the turn.
-		text, _ := foldOutput(m.content, foldOutputMax)
+		text, _ := foldOutput(m.content, foldkit.OutputMax)
 		if text = strings.TrimSpace(text); text == "" {
 			text = "API error"
 		}
-		f.pushLifecycle(conv.LevelError, text, t)
-		f.tail = conv.StateNeedsInput
+		f.PushLifecycle(conv.LevelError, text, t)
+		f.SetTail(conv.StateNeedsInput)
 		return true
 	}
 	if s, ok := jsonscan.String(m.content); ok {
@@ -286,8 +267,8 @@ func (f *Fold) applyAssistant(ln *foldLine) bool {
 			f.assistantText(jsonscan.Str(bl.text), m.stopReason, t)
 		case `"thinking"`:
 			if s := jsonscan.Str(bl.thinking); strings.TrimSpace(s) != "" {
-				f.push(conv.Message{Kind: conv.KindThinking, Time: t, Text: s})
-				f.tail = conv.StateWorking
+				f.Push(conv.Message{Kind: conv.KindThinking, Time: t, Text: s})
+				f.SetTail(conv.StateWorking)
 			}
 		case `"tool_use"`:
 			f.toolUse(bl, t)
@@ -304,11 +285,11 @@ func (f *Fold) assistantText(s string, stopReason []byte, t time.Time) {
 	if strings.TrimSpace(s) == "" {
 		return
 	}
-	f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: s})
+	f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: s})
 	if string(stopReason) == `"tool_use"` {
-		f.tail = conv.StateWorking
+		f.SetTail(conv.StateWorking)
 	} else {
-		f.tail = conv.StateNeedsInput
+		f.SetTail(conv.StateNeedsInput)
 	}
 }
 
@@ -316,11 +297,11 @@ func (f *Fold) assistantText(s string, stopReason []byte, t time.Time) {
 // that runs until its result arrives.
 func (f *Fold) toolUse(bl *foldBlock, t time.Time) {
 	id := jsonscan.Str(bl.id)
-	if _, dup := f.tools[id]; dup && id != "" {
+	if _, dup := f.Call(id); dup && id != "" {
 		return // a re-written line; the first one holds the seq
 	}
 	name := jsonscan.Str(bl.name)
-	f.tail = conv.StateWorking
+	f.SetTail(conv.StateWorking)
 	var d *conv.Dialog
 	switch name {
 	case ToolAskUserQuestion:
@@ -329,37 +310,29 @@ func (f *Fold) toolUse(bl *foldBlock, t time.Time) {
 		d = foldPlanDialog(id, bl.input)
 	}
 	if d != nil {
-		i := f.push(conv.Message{Kind: conv.KindDialog, Time: t, Dialog: d})
-		if id != "" {
-			f.tools[id] = i
-		}
-		f.pending = append(f.pending, i)
+		f.PushDialog(d, t)
 		return
 	}
 	detail, cut := foldToolDetail(name, bl.input)
-	i := f.push(conv.Message{Kind: conv.KindTool, Time: t, Tool: &conv.ToolCall{
+	f.PushTool(&conv.ToolCall{
 		ID:              id,
 		Name:            name,
 		Input:           foldToolSummary(name, bl.input),
 		Detail:          detail,
 		DetailTruncated: cut,
 		Status:          conv.ToolRunning,
-	}})
-	if id != "" {
-		f.tools[id] = i
-	}
-	f.running = append(f.running, i)
+	}, t)
 }
 
 func (f *Fold) applySystem(ln *foldLine) {
-	t := lineTime(ln)
+	t := foldkit.Timestamp(ln.timestamp)
 	switch string(ln.subtype) {
 	case `"compact_boundary"`:
 		text := "Conversation compacted"
 		if trig := jsonscan.Str(jsonscan.Member(ln.compactMeta, "trigger")); trig != "" {
 			text += " (" + trig + ")"
 		}
-		f.pushLifecycle(conv.LevelInfo, text, t)
+		f.PushLifecycle(conv.LevelInfo, text, t)
 	case `"local_command"`:
 		if s, ok := jsonscan.String(ln.content); ok {
 			f.commandText(s, t)
@@ -370,8 +343,8 @@ func (f *Fold) applySystem(ln *foldLine) {
 		if a, m := string(ln.retryAttempt), string(ln.maxRetries); a != "" && m != "" {
 			text += ", retrying (attempt " + a + " of " + m + ")"
 		}
-		f.pushLifecycle(conv.LevelWarning, text, t)
+		f.PushLifecycle(conv.LevelWarning, text, t)
 	case `"turn_duration"`:
-		f.tail = conv.StateNeedsInput // written when a turn ends
+		f.SetTail(conv.StateNeedsInput) // written when a turn ends
 	}
 }

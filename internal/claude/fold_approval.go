@@ -55,8 +55,8 @@ func (f *Fold) settleApproval() {
 func (f *Fold) setApproval(mode string) {
 	i := f.approvedPlan - 1
 	f.approvedPlan, f.planExited = 0, false
-	if d := f.at(i).Dialog; d != nil && d.Outcome != nil && d.Outcome.Approved {
+	if d := f.At(i).Dialog; d != nil && d.Outcome != nil && d.Outcome.Approved {
 		d.Outcome.ApprovalMode = mode
-		f.changed(i)
+		f.Changed(i)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 )
 
 func fxAttachment(t testing.TB, typ string) string {
@@ -56,7 +57,7 @@ func TestPlanApprovalMode(t *testing.T) {
 
 // TestToolDetail: an expanded chip's full input where the summary cuts it.
 func TestToolDetail(t *testing.T) {
-	long := strings.Repeat("x", foldSummaryMax+10)
+	long := strings.Repeat("x", foldkit.SummaryMax+10)
 	for _, tc := range []struct {
 		name, tool string
 		input      fxObj
@@ -67,7 +68,7 @@ func TestToolDetail(t *testing.T) {
 		{"multi-line command", "Bash", fxObj{"command": "cat <<EOF\nhi\nEOF"}, "cat <<EOF\nhi\nEOF", false},
 		{"long command", "Bash", fxObj{"command": "echo " + long}, "echo " + long, false},
 		{"write", "Write", fxObj{"file_path": "/a.md", "content": "# A\n\nbody"}, "# A\n\nbody", false},
-		{"big write", "Write", fxObj{"file_path": "/a.md", "content": strings.Repeat("y", foldOutputMax+1)}, strings.Repeat("y", foldOutputMax), true},
+		{"big write", "Write", fxObj{"file_path": "/a.md", "content": strings.Repeat("y", foldkit.OutputMax+1)}, strings.Repeat("y", foldkit.OutputMax), true},
 		{"empty write", "Write", fxObj{"file_path": "/a.md", "content": ""}, "", false},
 		{"read", "Read", fxObj{"file_path": "/a.md"}, "", false},
 	} {

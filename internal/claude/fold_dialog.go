@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 	"lab/internal/jsonscan"
 )
 
@@ -51,22 +52,8 @@ func foldQuestionDialog(id string, input []byte) *conv.Dialog {
 		}
 		d.Questions = append(d.Questions, q)
 	}
-	d.Answerable = foldQuestionsAnswerable(d.Questions)
+	d.Answerable = foldkit.QuestionsAnswerable(d.Questions)
 	return d
-}
-
-// foldQuestionsAnswerable says whether lab can drive the picker: at least
-// one question, each with a text and at least one option to count rows by.
-func foldQuestionsAnswerable(qs []conv.Question) bool {
-	if len(qs) == 0 {
-		return false
-	}
-	for _, q := range qs {
-		if q.Question == "" || len(q.Options) == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // foldPlanDialog builds the dialog of an ExitPlanMode tool_use. The plan is
@@ -76,29 +63,17 @@ func foldPlanDialog(id string, input []byte) *conv.Dialog {
 	return &conv.Dialog{ToolID: id, Kind: conv.DialogPlan, Plan: jsonscan.Str(jsonscan.Member(input, "plan")), Answerable: true}
 }
 
-// resolveDialog stamps a dialog's outcome, retires it from the pending
-// set, and checks it against what lab meant to answer.
+// resolveDialog stamps a dialog's outcome (foldkit's Resolve) and, for an
+// approved plan, watches the lines after it for the approval's mode.
 func (f *Fold) resolveDialog(i int, out *conv.Outcome, t time.Time) {
-	d := f.at(i).Dialog
-	d.Outcome = out
-	d.Answerable = false
-	f.changed(i)
-	if d.Kind == conv.DialogPlan && out != nil && out.Approved {
+	f.Resolve(i, out, t)
+	if d := f.At(i).Dialog; d.Kind == conv.DialogPlan && out != nil && out.Approved {
 		f.watchApproval(i)
 	}
-	for k, p := range f.pending {
-		if p == i {
-			f.pending = append(f.pending[:k], f.pending[k+1:]...)
-			break
-		}
-	}
-	f.checkIntent(d, t)
 }
 
 // dismissPending resolves every pending dialog as dismissed: something
 // (a prompt, an interrupt) shows its picker is gone without an answer.
 func (f *Fold) dismissPending(t time.Time) {
-	for len(f.pending) > 0 {
-		f.resolveDialog(f.pending[0], &conv.Outcome{Dismissed: true}, t)
-	}
+	f.ResolvePending(t, func(*conv.Dialog) *conv.Outcome { return &conv.Outcome{Dismissed: true} })
 }

@@ -2,55 +2,13 @@ package claude
 
 import (
 	"bytes"
-	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 )
-
-func TestFoldMessagesWindow(t *testing.T) {
-	var lines []string
-	for i := 1; i <= 10; i++ {
-		lines = append(lines, fxUser(t, fmt.Sprintf("prompt %d", i), nil))
-	}
-	f := fxFold(lines...)
-	tests := []struct {
-		after, before, limit int
-		want                 []int
-		more                 bool
-	}{
-		{0, 0, 0, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, false},
-		{0, 0, 3, []int{8, 9, 10}, true},
-		{0, 5, 3, []int{2, 3, 4}, true},
-		{0, 3, 5, []int{1, 2}, false},
-		{0, 100, 2, []int{9, 10}, true},
-		{4, 0, 3, []int{5, 6, 7}, true},
-		{4, 7, 0, []int{5, 6}, true},
-		{4, 7, 1, []int{5}, true},
-		{8, 0, 0, []int{9, 10}, true},
-		{10, 0, 5, []int{}, false},
-		{0, 1, 5, []int{}, false},
-		{6, 6, 5, []int{}, false},
-	}
-	for _, tc := range tests {
-		t.Run(fmt.Sprintf("after=%d,before=%d,limit=%d", tc.after, tc.before, tc.limit), func(t *testing.T) {
-			msgs, more := f.Messages(tc.after, tc.before, tc.limit)
-			got := []int{}
-			for _, m := range msgs {
-				got = append(got, m.Seq)
-				if m.Text != fmt.Sprintf("prompt %d", m.Seq) {
-					t.Errorf("seq %d holds %q", m.Seq, m.Text)
-				}
-			}
-			if !reflect.DeepEqual(got, tc.want) || more != tc.more {
-				t.Errorf("got seqs %v more=%v; want %v more=%v", got, more, tc.want, tc.more)
-			}
-		})
-	}
-}
 
 func TestFoldMessagesAreCopies(t *testing.T) {
 	f := fxFold(fxUser(t, "go", nil), fxAssistant(t, "tool_use", fxToolUse("toolu_1", "Bash", fxObj{"command": "ls"})))
@@ -125,7 +83,7 @@ func TestFoldToolChips(t *testing.T) {
 		{name: "long output cut on a rune boundary", tool: "Bash", input: fxObj{"command": "x"}, content: long,
 			wantInput: "x", wantBytes: 6000, wantTrunc: true, wantStatus: conv.ToolOK,
 			outputCheck: func(s string) bool {
-				return len(s) <= foldOutputMax && len(s) >= foldOutputMax-1 && utf8.ValidString(s)
+				return len(s) <= foldkit.OutputMax && len(s) >= foldkit.OutputMax-1 && utf8.ValidString(s)
 			}},
 		{name: "text and image blocks", tool: "Read", input: fxObj{"file_path": "/p.png"},
 			content:   []fxObj{{"type": "text", "text": "one"}, {"type": "image", "source": fxObj{"data": "AAAA"}}, {"type": "text", "text": "two"}},
@@ -168,7 +126,8 @@ func TestFoldSkipsHugeBookkeepingWithoutHolding(t *testing.T) {
 		n := min(64<<10, len(data))
 		f.Write(data[:n])
 		data = data[n:]
-		maxHeld = max(maxHeld, cap(f.partial))
+		_, c := f.Held()
+		maxHeld = max(maxHeld, c)
 	}
 	if maxHeld > 256<<10 {
 		t.Errorf("held up to %d bytes of a skippable line; want no more than a piece", maxHeld)
@@ -195,8 +154,8 @@ func TestFoldLongShownLine(t *testing.T) {
 	if len(msgs) != 1 || msgs[0].Tool.OutputBytes != len(out) || !strings.HasPrefix(out, msgs[0].Tool.Output) {
 		t.Fatalf("got %+v; want one tool with %d output bytes", msgs, len(out))
 	}
-	if cap(f.partial) > foldPartialKeep {
-		t.Errorf("kept a %d-byte line buffer after the line; want at most %d", cap(f.partial), foldPartialKeep)
+	if _, c := f.Held(); c > foldkit.PartialKeep {
+		t.Errorf("kept a %d-byte line buffer after the line; want at most %d", c, foldkit.PartialKeep)
 	}
 }
 

@@ -3,17 +3,10 @@ package claude
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"lab/internal/foldkit"
 	"lab/internal/jsonscan"
 )
-
-// foldOutputMax bounds a tool chip's output: the chat shows the head of it
-// and the full size, never megabytes.
-const foldOutputMax = 4096
-
-// foldSummaryMax bounds a tool chip's one-line input summary.
-const foldSummaryMax = 200
 
 // foldOutput renders a tool_result content value (a string, or an array of
 // text and image blocks) as text of at most max bytes, and returns the
@@ -102,7 +95,7 @@ func foldToolSummary(name string, input []byte) string {
 		for _, r := range raws {
 			// A prefix is plenty for one line and keeps a heredoc of
 			// megabytes from being decoded whole.
-			if s, _, ok := jsonscan.StringPrefix(r, 4*foldSummaryMax); ok && strings.TrimSpace(s) != "" {
+			if s, _, ok := jsonscan.StringPrefix(r, 4*foldkit.SummaryMax); ok && strings.TrimSpace(s) != "" {
 				return s
 			}
 		}
@@ -139,37 +132,15 @@ func foldToolSummary(name string, input []byte) string {
 		s = pick(v.command, v.filePath, v.notebookPath, v.path, v.pattern, v.url, v.query, v.description, v.skill, v.prompt)
 	}
 	if s == "" && !o.Bad() && len(input) > 2 {
-		s = string(input[:jsonscan.RuneCut(input, 4*foldSummaryMax)]) // an unknown tool: its raw input, cut
+		s = string(input[:jsonscan.RuneCut(input, 4*foldkit.SummaryMax)]) // an unknown tool: its raw input, cut
 	}
-	return foldOneLine(s, foldSummaryMax)
-}
-
-// foldOneLine keeps the first non-empty line of s, marks dropped lines with
-// an ellipsis, and cuts it to max bytes on a rune boundary.
-func foldOneLine(s string, max int) string {
-	s = strings.TrimSpace(s)
-	more := false
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s, more = strings.TrimSpace(s[:i]), true
-	}
-	s = strings.ReplaceAll(s, "\t", " ")
-	if len(s) > max {
-		n := max
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s, more = s[:n], true
-	}
-	if more {
-		s += " …"
-	}
-	return s
+	return foldkit.OneLine(s, foldkit.SummaryMax)
 }
 
 // foldToolDetail gives the input text a chip shows when expanded, where
 // the summary cannot hold it: a Bash command that is longer than one line
 // or than the summary, the content a Write puts in its file. It is cut to
-// foldOutputMax bytes like an output.
+// foldkit.OutputMax bytes like an output.
 func foldToolDetail(name string, input []byte) (detail string, truncated bool) {
 	var key string
 	switch name {
@@ -181,11 +152,11 @@ func foldToolDetail(name string, input []byte) (detail string, truncated bool) {
 		return "", false
 	}
 	raw := jsonscan.Member(input, key)
-	s, full, ok := jsonscan.StringPrefix(raw, foldOutputMax)
+	s, full, ok := jsonscan.StringPrefix(raw, foldkit.OutputMax)
 	if !ok || strings.TrimSpace(s) == "" {
 		return "", false
 	}
-	if name == "Bash" && full <= foldSummaryMax && !strings.Contains(strings.TrimSpace(s), "\n") {
+	if name == "Bash" && full <= foldkit.SummaryMax && !strings.Contains(strings.TrimSpace(s), "\n") {
 		return "", false // the summary holds it all
 	}
 	return s, full > len(s)

@@ -60,10 +60,11 @@ func TestFoldIntentDesync(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := NewFold()
-			f.SetIntents(func(id string) (*conv.Outcome, bool) {
+			intents := func(id string) (*conv.Outcome, bool) {
 				o, ok := tc.intents[id]
 				return o, ok
-			})
+			}
+			f.SetIntents(intents)
 			for _, l := range tc.lines {
 				f.Write([]byte(l))
 			}
@@ -98,7 +99,7 @@ func TestFoldIntentDesync(t *testing.T) {
 			}
 			// Deterministic: the same bytes and intents fold the same.
 			g := NewFold()
-			g.SetIntents(f.intents)
+			g.SetIntents(intents)
 			g.Write([]byte(strings.Join(tc.lines, "")))
 			again, _ := g.Messages(0, 0, 0)
 			if len(again) != len(msgs) || again[w.Seq-1].ContentHash != w.ContentHash {

@@ -1,14 +1,8 @@
 package claude
 
 import (
+	"lab/internal/foldkit"
 	"lab/internal/jsonscan"
-)
-
-// Results of foldPeek.
-const (
-	peekMore = iota // the bytes so far cannot tell yet
-	peekFull        // the line needs a full parse
-	peekSkip        // a bookkeeping line, skippable from its prefix alone
 )
 
 // foldPeek looks at the start of a line for `{"type":"<t>"` and says
@@ -18,45 +12,45 @@ const (
 // dozen. A line whose first key is not type, or whose type is one the chat
 // shows, gets a full parse. Only the prefix is inspected, so a held partial
 // line and the same line complete always get the same verdict.
-func foldPeek(b []byte) int {
+func foldPeek(b []byte) foldkit.Verdict {
 	i := jsonscan.WS(b, 0)
 	if i >= len(b) {
-		return peekMore
+		return foldkit.PeekMore
 	}
 	if b[i] != '{' {
-		return peekFull
+		return foldkit.PeekFull
 	}
 	i = jsonscan.WS(b, i+1)
 	const key = `"type"`
 	n := min(len(b)-i, len(key))
 	if string(b[i:i+n]) != key[:n] {
-		return peekFull
+		return foldkit.PeekFull
 	}
 	if n < len(key) {
-		return peekMore
+		return foldkit.PeekMore
 	}
 	i = jsonscan.WS(b, i+len(key))
 	if i >= len(b) {
-		return peekMore
+		return foldkit.PeekMore
 	}
 	if b[i] != ':' {
-		return peekFull
+		return foldkit.PeekFull
 	}
 	i = jsonscan.WS(b, i+1)
 	if i >= len(b) {
-		return peekMore
+		return foldkit.PeekMore
 	}
 	if b[i] != '"' {
-		return peekFull
+		return foldkit.PeekFull
 	}
 	e := jsonscan.SkipString(b, i)
 	if e < 0 {
-		return peekMore
+		return foldkit.PeekMore
 	}
 	if foldShownType(b[i:e]) {
-		return peekFull
+		return foldkit.PeekFull
 	}
-	return peekSkip
+	return foldkit.PeekSkip
 }
 
 // foldShownType reports whether a raw type value names a line the chat

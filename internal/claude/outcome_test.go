@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 )
 
 func fxOpts(labels ...string) []conv.Option {
@@ -215,7 +216,7 @@ func TestIntendedMatchesRecorded(t *testing.T) {
 	a := conv.Answer{Answers: []conv.QuestionAnswer{{OtherText: "DuckDB, embedded"}, {Chosen: []int{3, 2}, OtherText: "extra"}}}
 	recorded := fxAnswers(fxObj{"Which database?": "DuckDB, embedded", "Toppings?": "Salt, Salt, pepper, extra"}, nil)
 	got := deriveOutcome(d, foldResolution{result: recorded})
-	if want := IntendedOutcome(d, a); !outcomesAgree(d.Kind, want, got) {
+	if want := IntendedOutcome(d, a); !foldkit.OutcomesAgree(d.Kind, want, got) {
 		t.Errorf("recorded %s; intended %s; want them to agree", fxJSON(got), fxJSON(want))
 	}
 }

@@ -8,8 +8,8 @@
 // CODEX_HOME seeding and history discovery. Its parts have the same file
 // names and shapes as package claude's, so the two adapters read alike.
 //
-// The fold (fold*.go, line_decode.go, outcome.go, state.go, intent.go) is
-// incremental: Write appended bytes in any split and the result equals
+// The fold (fold*.go, line_decode.go, outcome.go, state.go, on
+// internal/foldkit's machinery) is incremental: Write appended bytes in any split and the result equals
 // folding the whole file at once. It skips bookkeeping lines (world state,
 // token counts, turn contexts, the UI's duplicate item events) from a peek
 // at their first keys and decodes only the fields the chat shows, so a

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 	"lab/internal/jsonscan"
 )
 
@@ -15,11 +16,11 @@ func (f *Fold) apply(ln *rolloutLine) bool {
 	if !it.parse(ln.payload) {
 		return false
 	}
-	t := lineTime(ln)
+	t := foldkit.Timestamp(ln.timestamp)
 	switch string(ln.typ) {
 	case `"session_meta"`:
 		if s := jsonscan.Str(it.id); s != "" {
-			f.sessStr = s
+			f.SetSession(s)
 		}
 	case `"response_item"`:
 		return f.applyItem(it, t)
@@ -31,19 +32,6 @@ func (f *Fold) apply(ln *rolloutLine) bool {
 	return true // bookkeeping whose type the peek could not see
 }
 
-// lineTime parses the line's timestamp; a missing or odd one is zero.
-func lineTime(ln *rolloutLine) time.Time {
-	s, ok := jsonscan.String(ln.timestamp)
-	if !ok {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
 // applyItem folds a response item: what the model saw and said.
 func (f *Fold) applyItem(it *payloadItem, t time.Time) bool {
 	switch string(it.typ) {
@@ -51,7 +39,7 @@ func (f *Fold) applyItem(it *payloadItem, t time.Time) bool {
 		return f.applyMessage(it, t)
 	case `"reasoning"`:
 		if s := reasoningText(it); strings.TrimSpace(s) != "" {
-			f.push(conv.Message{Kind: conv.KindThinking, Time: t, Text: s})
+			f.Push(conv.Message{Kind: conv.KindThinking, Time: t, Text: s})
 		}
 	case `"function_call"`:
 		f.toolCall(jsonscan.Str(it.callID), jsonscan.Str(it.name), it.arguments, false, t)
@@ -154,8 +142,8 @@ func injectedBlock(s string) bool {
 func (f *Fold) userPrompt(s string, t time.Time) {
 	f.settlePlans(s, t)
 	f.dismissPending(t)
-	f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: s})
-	f.tail = conv.StateWorking
+	f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: s})
+	f.SetTail(conv.StateWorking)
 }
 
 // assistantText records the agent's prose. A <proposed_plan> block in it
@@ -164,16 +152,16 @@ func (f *Fold) assistantText(id, s string, t time.Time) {
 	before, plan, after, ok := splitPlan(s)
 	if !ok {
 		if strings.TrimSpace(s) != "" {
-			f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: s})
+			f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: s})
 		}
 		return
 	}
 	if strings.TrimSpace(before) != "" {
-		f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: strings.TrimSpace(before)})
+		f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: strings.TrimSpace(before)})
 	}
 	f.planDialog(id, plan, t)
 	if strings.TrimSpace(after) != "" {
-		f.push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: strings.TrimSpace(after)})
+		f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleAssistant, Time: t, Text: strings.TrimSpace(after)})
 	}
 }
 
@@ -183,24 +171,24 @@ func (f *Fold) applyEvent(it *payloadItem, t time.Time) {
 	switch string(it.typ) {
 	case `"task_started"`:
 		f.mode = jsonscan.Str(it.mode)
-		f.tail = conv.StateWorking
+		f.SetTail(conv.StateWorking)
 	case `"task_complete"`:
-		f.tail = conv.StateNeedsInput
+		f.SetTail(conv.StateNeedsInput)
 	case `"turn_aborted"`:
 		text := "Interrupted"
 		if r := jsonscan.Str(it.reason); r != "" && r != "interrupted" {
 			text = "Turn ended: " + strings.ReplaceAll(r, "_", " ")
 		}
 		f.dismissPending(t)
-		f.pushLifecycle(conv.LevelInfo, text, t)
-		f.tail = conv.StateNeedsInput
+		f.PushLifecycle(conv.LevelInfo, text, t)
+		f.SetTail(conv.StateNeedsInput)
 	case `"error"`:
-		f.pushLifecycle(conv.LevelError, orDefault(jsonscan.Str(it.message), "Error"), t)
-		f.tail = conv.StateNeedsInput
+		f.PushLifecycle(conv.LevelError, orDefault(jsonscan.Str(it.message), "Error"), t)
+		f.SetTail(conv.StateNeedsInput)
 	case `"warning"`:
-		f.pushLifecycle(conv.LevelWarning, orDefault(jsonscan.Str(it.message), "Warning"), t)
+		f.PushLifecycle(conv.LevelWarning, orDefault(jsonscan.Str(it.message), "Warning"), t)
 	case `"stream_error"`:
-		f.pushLifecycle(conv.LevelWarning, orDefault(jsonscan.Str(it.message), "Stream error, retrying"), t)
+		f.PushLifecycle(conv.LevelWarning, orDefault(jsonscan.Str(it.message), "Stream error, retrying"), t)
 	case `"context_compacted"`:
 		f.compacted(t)
 	case `"thread_rolled_back"`:
@@ -212,7 +200,7 @@ func (f *Fold) applyEvent(it *payloadItem, t time.Time) {
 		default:
 			text += " " + n + " turns"
 		}
-		f.pushLifecycle(conv.LevelInfo, text, t)
+		f.PushLifecycle(conv.LevelInfo, text, t)
 	}
 }
 
@@ -222,12 +210,12 @@ const compactedNote = "Conversation compacted"
 // compacted notes a compaction once: the CLI may record it both as a
 // compacted line and as an event.
 func (f *Fold) compacted(t time.Time) {
-	if f.n > 0 {
-		if l := f.at(f.n - 1).Lifecycle; l != nil && l.Text == compactedNote {
+	if f.Len() > 0 {
+		if l := f.At(f.Len() - 1).Lifecycle; l != nil && l.Text == compactedNote {
 			return
 		}
 	}
-	f.pushLifecycle(conv.LevelInfo, compactedNote, t)
+	f.PushLifecycle(conv.LevelInfo, compactedNote, t)
 }
 
 func orDefault(s, def string) string {
@@ -235,10 +223,6 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
-}
-
-func (f *Fold) pushLifecycle(level conv.Level, text string, t time.Time) {
-	f.push(conv.Message{Kind: conv.KindLifecycle, Time: t, Lifecycle: &conv.Lifecycle{Level: level, Text: text}})
 }
 
 // reasoningText is the reasoning's visible summary, else its raw text.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 	"lab/internal/jsonscan"
 )
 
@@ -45,22 +46,8 @@ func questionDialog(id string, args []byte) (*conv.Dialog, []string) {
 		d.Questions = append(d.Questions, q)
 		ids = append(ids, qid)
 	}
-	d.Answerable = questionsAnswerable(d.Questions)
+	d.Answerable = foldkit.QuestionsAnswerable(d.Questions)
 	return d, ids
-}
-
-// questionsAnswerable says whether lab can drive the picker: at least one
-// question, each with a text and at least one option to find rows by.
-func questionsAnswerable(qs []conv.Question) bool {
-	if len(qs) == 0 {
-		return false
-	}
-	for _, q := range qs {
-		if q.Question == "" || len(q.Options) == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // The tags around a plan in Plan mode; the CLI renders the block as a
@@ -92,13 +79,10 @@ func (f *Fold) planDialog(id, plan string, t time.Time) {
 	if id == "" {
 		id = "plan-" + t.UTC().Format(time.RFC3339Nano)
 	}
-	if _, dup := f.tools[id]; dup {
+	if _, dup := f.Call(id); dup {
 		return
 	}
-	d := &conv.Dialog{ToolID: id, Kind: conv.DialogPlan, Plan: plan, Answerable: true}
-	i := f.push(conv.Message{Kind: conv.KindDialog, Time: t, Dialog: d})
-	f.tools[id] = i
-	f.pending = append(f.pending, i)
+	f.PushDialog(&conv.Dialog{ToolID: id, Kind: conv.DialogPlan, Plan: plan, Answerable: true}, t)
 }
 
 // settlePlans resolves the pending plans when the next prompt arrives: the
@@ -108,35 +92,15 @@ func (f *Fold) planDialog(id, plan string, t time.Time) {
 // mode means the operator chose to keep planning, and the prompt is the
 // feedback.
 func (f *Fold) settlePlans(prompt string, t time.Time) {
-	for k := 0; k < len(f.pending); {
-		i := f.pending[k]
-		d := f.at(i).Dialog
+	f.ResolvePending(t, func(d *conv.Dialog) *conv.Outcome {
 		if d.Kind != conv.DialogPlan {
-			k++
-			continue
+			return nil
 		}
-		out := &conv.Outcome{Approved: true}
 		if f.mode == "plan" {
-			out = &conv.Outcome{Feedback: prompt}
+			return &conv.Outcome{Feedback: prompt}
 		}
-		f.resolveDialog(i, out, t) // removes it from f.pending
-	}
-}
-
-// resolveDialog stamps a dialog's outcome, retires it from the pending
-// set, and checks it against what lab meant to answer.
-func (f *Fold) resolveDialog(i int, out *conv.Outcome, t time.Time) {
-	d := f.at(i).Dialog
-	d.Outcome = out
-	d.Answerable = false
-	f.changed(i)
-	for k, p := range f.pending {
-		if p == i {
-			f.pending = append(f.pending[:k], f.pending[k+1:]...)
-			break
-		}
-	}
-	f.checkIntent(d, t)
+		return &conv.Outcome{Approved: true}
+	})
 }
 
 // dismissPending resolves every pending question as dismissed: something
@@ -144,12 +108,10 @@ func (f *Fold) resolveDialog(i int, out *conv.Outcome, t time.Time) {
 // Plans wait for the next prompt (settlePlans): their picker comes after
 // the turn ended.
 func (f *Fold) dismissPending(t time.Time) {
-	for k := 0; k < len(f.pending); {
-		i := f.pending[k]
-		if f.at(i).Dialog.Kind == conv.DialogPlan {
-			k++
-			continue
+	f.ResolvePending(t, func(d *conv.Dialog) *conv.Outcome {
+		if d.Kind == conv.DialogPlan {
+			return nil
 		}
-		f.resolveDialog(i, &conv.Outcome{Dismissed: true}, t)
-	}
+		return &conv.Outcome{Dismissed: true}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 )
 
 // FuzzFold: arbitrary bytes never panic, split anywhere (twice) they fold
@@ -57,7 +58,7 @@ func checkStreamInvariants(t *testing.T, f *Fold) {
 		}
 		switch m.Kind {
 		case conv.KindTool:
-			if m.Tool == nil || len(m.Tool.Output) > foldOutputMax || m.Tool.OutputBytes < len(m.Tool.Output) {
+			if m.Tool == nil || len(m.Tool.Output) > foldkit.OutputMax || m.Tool.OutputBytes < len(m.Tool.Output) {
 				t.Fatalf("seq %d: bad tool %+v", m.Seq, m.Tool)
 			}
 		case conv.KindDialog:

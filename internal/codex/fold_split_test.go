@@ -9,12 +9,12 @@ import (
 	"maps"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
 
-	"lab/internal/conv"
+	"lab/internal/foldkit"
+	"lab/internal/foldkit/foldtest"
 )
 
 // foldObserved is everything observable about a fold, for comparing two.
@@ -90,7 +90,7 @@ func TestFoldIncrementalEqualsWhole(t *testing.T) {
 			var bounds []int
 			var states []*Fold
 			for b := 0; b < len(data); {
-				bounds, states = append(bounds, b), append(states, cloneFold(ref))
+				bounds, states = append(bounds, b), append(states, cloneFold(ref, nil))
 				k := bytes.IndexByte(data[b:], '\n')
 				if k < 0 {
 					k = len(data) - b - 1
@@ -98,7 +98,7 @@ func TestFoldIncrementalEqualsWhole(t *testing.T) {
 				ref.Write(data[b : b+k+1])
 				b += k + 1
 			}
-			bounds, states = append(bounds, len(data)), append(states, cloneFold(ref))
+			bounds, states = append(bounds, len(data)), append(states, cloneFold(ref, nil))
 			if d := foldDiffObserved(t, foldObserve(ref), want); d != "" {
 				t.Fatalf("line by line: %s", d)
 			}
@@ -110,8 +110,7 @@ func TestFoldIncrementalEqualsWhole(t *testing.T) {
 			for k := 0; k+1 < len(bounds); k++ {
 				from, to := bounds[k], bounds[k+1]
 				for _, i := range foldSplitPoints(from, to) {
-					g := cloneFold(states[k])
-					g.partial = scratch[:0]
+					g := cloneFold(states[k], scratch)
 					g.Write(data[from:i])
 					g.Write(data[i:to])
 					if d := diffFold(g, states[k+1]); d != "" {
@@ -142,51 +141,24 @@ func TestFoldIncrementalEqualsWhole(t *testing.T) {
 	}
 }
 
-// cloneFold deep-copies a fold's state (test-only).
-func cloneFold(f *Fold) *Fold {
+// cloneFold deep-copies a fold's state (test-only), its held line into
+// buf's storage (see foldkit.Input.Clone).
+func cloneFold(f *Fold, buf []byte) *Fold {
 	c := *f
-	c.chunks = make([][]conv.Message, len(f.chunks))
-	for i, ch := range f.chunks {
-		c.chunks[i] = make([]conv.Message, len(ch), cap(ch))
-		for j, m := range ch {
-			c.chunks[i][j] = foldClone(m)
-		}
-	}
-	c.tools = maps.Clone(f.tools)
+	c.Input = f.Input.Clone(buf)
+	c.Stream = f.Stream.Clone()
 	c.qids = maps.Clone(f.qids)
-	c.orphans = maps.Clone(f.orphans)
-	c.pending = slices.Clone(f.pending)
-	c.running = slices.Clone(f.running)
-	c.partial = slices.Clone(f.partial)
 	c.ln, c.it = rolloutLine{}, payloadItem{}
 	return &c
 }
 
-// diffFold compares the whole internal state of two folds (all fields but
-// the per-line scratch space), treating nil and empty alike.
+// diffFold compares the whole internal state of two folds: every field,
+// the embedded foldkit parts' included, but the per-line scratch space.
 func diffFold(a, b *Fold) string {
-	norm := func(f *Fold) Fold {
-		c := *f // shallow: DeepEqual only reads
-		c.ln, c.it = rolloutLine{}, payloadItem{}
-		c.intents = nil
-		if len(c.partial) == 0 {
-			c.partial = nil
-		}
-		if len(c.pending) == 0 {
-			c.pending = nil
-		}
-		if len(c.running) == 0 {
-			c.running = nil
-		}
-		return c
+	if d := foldtest.StateDiff(a, b, "ln", "it"); d != "" {
+		return fmt.Sprintf("internal state differs: %s\n got  %+v\n want %+v", d, foldObserve(a), foldObserve(b))
 	}
-	x, y := norm(a), norm(b)
-	if reflect.DeepEqual(x, y) {
-		return ""
-	}
-	return fmt.Sprintf("internal state differs:\n got  %+v\n want %+v", foldObserve(a), foldObserve(b)) +
-		fmt.Sprintf("\n got  tail=%s pending=%v partial=%q skipping=%v back=%d/%d\n want tail=%s pending=%v partial=%q skipping=%v back=%d/%d",
-			x.tail, x.pending, x.partial, x.skipping, x.backMark, x.backMin, y.tail, y.pending, y.partial, y.skipping, y.backMark, y.backMin)
+	return ""
 }
 
 // TestFoldSeqsStableUnderAppend checks the reparse-stability promise: after
@@ -275,7 +247,7 @@ func TestFoldReadFromEqualsWrite(t *testing.T) {
 	for name, data := range inputs {
 		t.Run(name, func(t *testing.T) {
 			want := foldObserve(foldAll(data))
-			for _, sizes := range [][]int{{1}, {7, 300, 1}, {4096}, {foldReadChunk}, {100000, 3}} {
+			for _, sizes := range [][]int{{1}, {7, 300, 1}, {4096}, {foldkit.ReadChunk}, {100000, 3}} {
 				for _, pre := range []int{0, len(data) / 3} {
 					f := NewFold()
 					f.Write(data[:pre])
@@ -286,8 +258,8 @@ func TestFoldReadFromEqualsWrite(t *testing.T) {
 					if d := foldDiffObserved(t, foldObserve(f), want); d != "" {
 						t.Fatalf("chunks %v after %d written bytes: %s", sizes, pre, d)
 					}
-					if cap(f.partial) > foldPartialKeep && len(f.partial) == 0 {
-						t.Errorf("kept a %d-byte buffer after ReadFrom", cap(f.partial))
+					if n, c := f.Held(); c > foldkit.PartialKeep && n == 0 {
+						t.Errorf("kept a %d-byte buffer after ReadFrom", c)
 					}
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 )
 
 // fxObj is a JSON object for building fixture lines.
@@ -92,7 +93,7 @@ func TestFoldPromptsAreToldFromInjectedContext(t *testing.T) {
 }
 
 func TestFoldToolOutputs(t *testing.T) {
-	long := strings.Repeat("x", foldOutputMax+100)
+	long := strings.Repeat("x", foldkit.OutputMax+100)
 	f := foldOf(t,
 		fxUser(t, "go", nil),
 		fxCall(t, "a", ToolExecCommand, fxObj{"cmd": "echo hi"}),
@@ -118,7 +119,7 @@ func TestFoldToolOutputs(t *testing.T) {
 		bytes             int
 	}{
 		{"a", "echo hi", "hi\n", conv.ToolOK, 3},
-		{"b", "false", long[:foldOutputMax], conv.ToolError, len(long)},
+		{"b", "false", long[:foldkit.OutputMax], conv.ToolError, len(long)},
 		{"c", "touch x", "Wall time: 1.0 seconds\naborted by user", conv.ToolError, 38},
 		{"d", "Add a.txt, Update b.txt", "Success. Updated the following files:\nA a.txt\n", conv.ToolOK, 46},
 		{"e", "1/2 done: two", "", conv.ToolRunning, 0},
@@ -262,18 +263,18 @@ func TestFoldWarnsOnAnswerDesync(t *testing.T) {
 func TestFoldPeek(t *testing.T) {
 	cases := []struct {
 		line string
-		want int
+		want foldkit.Verdict
 	}{
-		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"world_state","payload":{}}`, peekSkip},
-		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"turn_context","payload":{}}`, peekSkip},
-		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"token_count"}}`, peekSkip},
-		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"item_completed"}}`, peekSkip},
-		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"task_complete"}}`, peekFull},
-		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"response_item","payload":{}}`, peekFull},
-		{`{"timestamp":"2026-12-01T10:00:00Z","type":"session_meta","payload":{}}`, peekFull},
-		{`{"payload":{"type":"token_count"},"type":"event_msg"}`, peekFull}, // not the CLI's key order: read it all
-		{`{"timestamp":"a\"b","type":"world_state"}`, peekSkip},
-		{`[1]`, peekFull},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"world_state","payload":{}}`, foldkit.PeekSkip},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"turn_context","payload":{}}`, foldkit.PeekSkip},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"token_count"}}`, foldkit.PeekSkip},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"item_completed"}}`, foldkit.PeekSkip},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"task_complete"}}`, foldkit.PeekFull},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"response_item","payload":{}}`, foldkit.PeekFull},
+		{`{"timestamp":"2026-12-01T10:00:00Z","type":"session_meta","payload":{}}`, foldkit.PeekFull},
+		{`{"payload":{"type":"token_count"},"type":"event_msg"}`, foldkit.PeekFull}, // not the CLI's key order: read it all
+		{`{"timestamp":"a\"b","type":"world_state"}`, foldkit.PeekSkip},
+		{`[1]`, foldkit.PeekFull},
 	}
 	for _, c := range cases {
 		if got := foldPeek([]byte(c.line)); got != c.want {
@@ -281,7 +282,7 @@ func TestFoldPeek(t *testing.T) {
 		}
 		// Every prefix either waits or already gives the final verdict.
 		for i := 0; i < len(c.line); i++ {
-			if got := foldPeek([]byte(c.line[:i])); got != peekMore && got != c.want {
+			if got := foldPeek([]byte(c.line[:i])); got != foldkit.PeekMore && got != c.want {
 				t.Fatalf("foldPeek(%q) = %d; want %d or more bytes", c.line[:i], got, c.want)
 			}
 		}
@@ -297,8 +298,8 @@ func TestFoldSkipsHeldBookkeeping(t *testing.T) {
 	for range 100 {
 		f.Write(chunk)
 	}
-	if cap(f.partial) > 4096 || !f.skipping {
-		t.Fatalf("holding %d bytes, skipping %v; want the line dropped", cap(f.partial), f.skipping)
+	if _, c := f.Held(); c > 4096 || !f.Skipping() {
+		t.Fatalf("holding %d bytes, skipping %v; want the line dropped", c, f.Skipping())
 	}
 	f.Write([]byte("\"}}}\n" + fxUser(t, "after", nil)))
 	if got := messages(f); len(got) != 1 || got[0].Text != "after" || f.Lines() != 2 || f.SkippedLines() != 0 {

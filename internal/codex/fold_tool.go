@@ -4,66 +4,50 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 	"lab/internal/jsonscan"
 )
-
-// foldOutputMax bounds a tool chip's output: the chat shows the head of it
-// and the full size, never megabytes.
-const foldOutputMax = 4096
-
-// foldSummaryMax bounds a tool chip's one-line input summary.
-const foldSummaryMax = 200
 
 // toolCall records a call: a dialog for request_user_input, else a chip
 // that runs until its output arrives. freeform says raw is a custom tool's
 // input string rather than JSON arguments in a string.
 func (f *Fold) toolCall(id, name string, raw []byte, freeform bool, t time.Time) {
-	if _, dup := f.tools[id]; dup && id != "" {
+	if _, dup := f.Call(id); dup && id != "" {
 		return // a re-written line; the first one holds the seq
 	}
-	f.tail = conv.StateWorking
+	f.SetTail(conv.StateWorking)
 	if name == ToolRequestUserInput && !freeform {
 		args, _ := jsonscan.String(raw)
 		d, ids := questionDialog(id, []byte(args))
-		i := f.push(conv.Message{Kind: conv.KindDialog, Time: t, Dialog: d})
-		if id != "" {
-			f.tools[id] = i
-		}
-		f.qids[i] = ids
-		f.pending = append(f.pending, i)
+		f.qids[f.PushDialog(d, t)] = ids
 		return
 	}
 	detail, cut := toolDetail(name, raw, freeform)
-	i := f.push(conv.Message{Kind: conv.KindTool, Time: t, Tool: &conv.ToolCall{
+	f.PushTool(&conv.ToolCall{
 		ID:              id,
 		Name:            name,
 		Input:           toolSummary(name, raw, freeform),
 		Status:          conv.ToolRunning,
 		Detail:          detail,
 		DetailTruncated: cut,
-	}})
-	if id != "" {
-		f.tools[id] = i
-	}
-	f.running = append(f.running, i)
+	}, t)
 }
 
 // toolDetail gives the input text a chip shows when expanded, where the
 // summary cannot hold it: a command longer than one line or than the
-// summary, a patch. It is cut to foldOutputMax bytes like an output.
+// summary, a patch. It is cut to foldkit.OutputMax bytes like an output.
 func toolDetail(name string, raw []byte, freeform bool) (detail string, truncated bool) {
 	var s string
 	var full int
 	switch {
 	case name == ToolApplyPatch && freeform:
-		s, full, _ = jsonscan.StringPrefix(raw, foldOutputMax)
+		s, full, _ = jsonscan.StringPrefix(raw, foldkit.OutputMax)
 	case name == ToolExecCommand && !freeform:
 		args, _, _ := jsonscan.StringPrefix(raw, 64<<10)
-		s, full, _ = jsonscan.StringPrefix(jsonscan.Member([]byte(args), "cmd"), foldOutputMax)
-		if full <= foldSummaryMax && !strings.Contains(strings.TrimSpace(s), "\n") {
+		s, full, _ = jsonscan.StringPrefix(jsonscan.Member([]byte(args), "cmd"), foldkit.OutputMax)
+		if full <= foldkit.SummaryMax && !strings.Contains(strings.TrimSpace(s), "\n") {
 			return "", false // the summary holds it all
 		}
 	default:
@@ -88,9 +72,9 @@ func (f *Fold) localShell(it *payloadItem, t time.Time) {
 		id = jsonscan.Str(it.id)
 	}
 	f.toolCall(id, "local_shell", nil, true, t)
-	if i, ok := f.tools[id]; ok && f.at(i).Tool != nil {
-		f.at(i).Tool.Input = foldOneLine(strings.Join(argv, " "), foldSummaryMax)
-		f.at(i).SetHash()
+	if i, ok := f.Call(id); ok && f.At(i).Tool != nil {
+		f.At(i).Tool.Input = foldkit.OneLine(strings.Join(argv, " "), foldkit.SummaryMax)
+		f.At(i).SetHash()
 	}
 }
 
@@ -98,58 +82,52 @@ func (f *Fold) localShell(it *payloadItem, t time.Time) {
 // when written.
 func (f *Fold) webSearch(it *payloadItem, t time.Time) {
 	id := jsonscan.Str(it.id)
-	if _, dup := f.tools[id]; dup && id != "" {
+	if _, dup := f.Call(id); dup && id != "" {
 		return
 	}
 	status := conv.ToolOK
 	if s := jsonscan.Str(it.status); s == "failed" || s == "incomplete" {
 		status = conv.ToolError
 	}
-	i := f.push(conv.Message{Kind: conv.KindTool, Time: t, Tool: &conv.ToolCall{
+	f.PushTool(&conv.ToolCall{
 		ID: id, Name: "web_search", Status: status,
-		Input: foldOneLine(jsonscan.Str(jsonscan.Member(it.action, "query")), foldSummaryMax),
-	}})
-	if id != "" {
-		f.tools[id] = i
-	}
+		Input: foldkit.OneLine(jsonscan.Str(jsonscan.Member(it.action, "query")), foldkit.SummaryMax),
+	}, t)
 }
 
 // applyOutput back-patches the tool or dialog an output belongs to.
 func (f *Fold) applyOutput(id string, raw []byte, t time.Time) {
-	i, ok := f.tools[id]
+	i, ok := f.ResultFor(id)
 	if !ok {
-		if id != "" {
-			f.orphans[id] = true
-		}
 		return
 	}
-	f.tail = conv.StateWorking // the agent resumes with the output
-	m := f.at(i)
+	f.SetTail(conv.StateWorking) // the agent resumes with the output
+	m := f.At(i)
 	if d := m.Dialog; d != nil {
 		if d.Outcome != nil {
 			return // already resolved; the first resolution stands
 		}
 		text, _ := outputText(raw, 1<<20)
-		f.resolveDialog(i, questionOutcome(d.Questions, f.qids[i], text), t)
+		f.Resolve(i, questionOutcome(d.Questions, f.qids[i], text), t)
 		return
 	}
 	tc := m.Tool
 	if tc.Status != conv.ToolRunning {
 		return
 	}
-	f.settled(i)
-	text, full := outputText(raw, foldOutputMax+execHeaderMax)
+	f.Settle(i)
+	text, full := outputText(raw, foldkit.OutputMax+execHeaderMax)
 	out, failed, cut := toolResult(tc.Name, text)
 	tc.Status = conv.ToolOK
 	if failed {
 		tc.Status = conv.ToolError
 	}
 	full -= cut
-	if len(out) > foldOutputMax {
-		out = out[:jsonscan.RuneCut([]byte(out), foldOutputMax)]
+	if len(out) > foldkit.OutputMax {
+		out = out[:jsonscan.RuneCut([]byte(out), foldkit.OutputMax)]
 	}
 	tc.Output, tc.OutputBytes, tc.OutputTruncated = out, full, full > len(out)
-	f.changed(i)
+	f.Changed(i)
 }
 
 // outputText renders an output value (a string, or content parts with
@@ -280,9 +258,9 @@ func toolSummary(name string, raw []byte, freeform bool) string {
 	if freeform {
 		input := jsonscan.Str(raw)
 		if name == ToolApplyPatch {
-			return foldOneLine(patchSummary(input), foldSummaryMax)
+			return foldkit.OneLine(patchSummary(input), foldkit.SummaryMax)
 		}
-		return foldOneLine(input, foldSummaryMax)
+		return foldkit.OneLine(input, foldkit.SummaryMax)
 	}
 	// Arguments are JSON inside a JSON string; a prefix is plenty for one
 	// line and keeps a heredoc of megabytes from being decoded whole.
@@ -324,9 +302,9 @@ func toolSummary(name string, raw []byte, freeform bool) string {
 		s = pick("path", "file_path", "query", "url", "cmd", "command", "description", "prompt")
 	}
 	if s == "" && jsonscan.IsObject(o) && len(args) > 2 {
-		s = args[:jsonscan.RuneCut(o, 4*foldSummaryMax)] // an unknown tool: its raw arguments, cut
+		s = args[:jsonscan.RuneCut(o, 4*foldkit.SummaryMax)] // an unknown tool: its raw arguments, cut
 	}
-	return foldOneLine(s, foldSummaryMax)
+	return foldkit.OneLine(s, foldkit.SummaryMax)
 }
 
 // planSummary reads update_plan's arguments: "2/3 done: <step in progress>".
@@ -348,28 +326,6 @@ func planSummary(args []byte) string {
 	s := strconv.Itoa(done) + "/" + strconv.Itoa(total) + " done"
 	if current != "" {
 		s += ": " + current
-	}
-	return s
-}
-
-// foldOneLine keeps the first non-empty line of s, marks dropped lines with
-// an ellipsis, and cuts it to max bytes on a rune boundary.
-func foldOneLine(s string, max int) string {
-	s = strings.TrimSpace(s)
-	more := false
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s, more = strings.TrimSpace(s[:i]), true
-	}
-	s = strings.ReplaceAll(s, "\t", " ")
-	if len(s) > max {
-		n := max
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s, more = s[:n], true
-	}
-	if more {
-		s += " …"
 	}
 	return s
 }

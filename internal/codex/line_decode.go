@@ -1,12 +1,8 @@
 package codex
 
-import "lab/internal/jsonscan"
-
-// Results of foldPeek.
-const (
-	peekMore = iota // the bytes so far cannot tell yet
-	peekFull        // the line needs a full parse
-	peekSkip        // a bookkeeping line, skippable from its prefix alone
+import (
+	"lab/internal/foldkit"
+	"lab/internal/jsonscan"
 )
 
 // foldPeekMembers bounds how many leading members the peek walks before
@@ -21,13 +17,13 @@ const foldPeekMembers = 4
 // command output) is skipped after a few dozen bytes. Only complete
 // tokens of the prefix are inspected, so a held partial line and the same
 // line complete always get the same verdict.
-func foldPeek(b []byte) int {
+func foldPeek(b []byte) foldkit.Verdict {
 	i := jsonscan.WS(b, 0)
 	if i >= len(b) {
-		return peekMore
+		return foldkit.PeekMore
 	}
 	if b[i] != '{' {
-		return peekFull
+		return foldkit.PeekFull
 	}
 	i++
 	for n := 0; n < foldPeekMembers; n++ {
@@ -54,18 +50,18 @@ func foldPeek(b []byte) int {
 		}
 		switch typ {
 		case "response_item", "session_meta", "compacted":
-			return peekFull
+			return foldkit.PeekFull
 		case "event_msg":
 			return peekEvent(b, j)
 		}
-		return peekSkip // world_state, turn_context, token_usage_record, retained_context, …
+		return foldkit.PeekSkip // world_state, turn_context, token_usage_record, retained_context, …
 	}
-	return peekFull
+	return foldkit.PeekFull
 }
 
 // peekEvent reads `,"payload":{"type":"<p>"` after an event_msg's type and
 // skips the events the chat does not show.
-func peekEvent(b []byte, i int) int {
+func peekEvent(b []byte, i int) foldkit.Verdict {
 	i, st := peekByte(b, i, ',')
 	if st != tokOK {
 		return st.verdict()
@@ -75,7 +71,7 @@ func peekEvent(b []byte, i int) int {
 		return st.verdict()
 	}
 	if key != "payload" {
-		return peekFull
+		return foldkit.PeekFull
 	}
 	if i, st = peekByte(b, i, '{'); st != tokOK {
 		return st.verdict()
@@ -84,16 +80,16 @@ func peekEvent(b []byte, i int) int {
 		return st.verdict()
 	}
 	if key != "type" {
-		return peekFull
+		return foldkit.PeekFull
 	}
 	ev, _, st := peekString(b, i)
 	if st != tokOK {
 		return st.verdict()
 	}
 	if foldShownEvent(ev) {
-		return peekFull
+		return foldkit.PeekFull
 	}
-	return peekSkip
+	return foldkit.PeekSkip
 }
 
 // foldShownEvent reports whether an event_msg type moves the chat or its
@@ -116,11 +112,11 @@ const (
 	tokOdd             // not what the CLI writes there: let the full parse decide
 )
 
-func (t tok) verdict() int {
+func (t tok) verdict() foldkit.Verdict {
 	if t == tokMore {
-		return peekMore
+		return foldkit.PeekMore
 	}
-	return peekFull
+	return foldkit.PeekFull
 }
 
 // peekByte expects c at b[i] after white space and returns the index past it.

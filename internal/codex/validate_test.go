@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 )
 
 func TestValidateAnswer(t *testing.T) {
@@ -99,7 +100,7 @@ func TestIntendedOutcomeMatchesTheRecord(t *testing.T) {
 	d, ids := questionDialog("q", mustJSON(t, formArgs))
 	a := conv.Answer{ToolID: "q", Answers: []conv.QuestionAnswer{{Chosen: []int{1}, OtherText: "a darker one"}, {OtherText: "medium"}}}
 	recorded := questionOutcome(d.Questions, ids, `{"answers":{"size":{"answers":["None of the above","user_note: medium"]},"color":{"answers":["Blue","user_note: a darker one"]}}}`)
-	if want := IntendedOutcome(d, a); !outcomesAgree(conv.DialogQuestion, want, recorded) {
+	if want := IntendedOutcome(d, a); !foldkit.OutcomesAgree(conv.DialogQuestion, want, recorded) {
 		t.Fatalf("intended %+v; recorded %+v", want, recorded)
 	}
 	plan := &conv.Dialog{ToolID: "p", Kind: conv.DialogPlan}

@@ -1,4 +1,4 @@
-package codex
+package foldkit
 
 import (
 	"fmt"
@@ -9,34 +9,39 @@ import (
 	"lab/internal/conv"
 )
 
+// SetIntents installs the lookup of the outcomes lab meant when it
+// answered, used to warn when the file recorded something else. It is
+// called with the caller's lock held, so it must not call back.
+func (s *Stream) SetIntents(fn func(toolID string) (*conv.Outcome, bool)) { s.intents = fn }
+
 // checkIntent compares a dialog's freshly folded outcome with what lab
 // meant to answer (SetIntents) and, when they differ, appends a warning
 // right after the resolution. It is advisory: the recorded outcome stands.
 // The warning depends only on the folded bytes and the intents, so a
 // re-fold with the same intents yields the same stream.
-func (f *Fold) checkIntent(d *conv.Dialog, t time.Time) {
-	if f.intents == nil || d.ToolID == "" {
+func (s *Stream) checkIntent(d *conv.Dialog, t time.Time) {
+	if s.intents == nil || d.ToolID == "" {
 		return
 	}
-	want, ok := f.intents(d.ToolID)
+	want, ok := s.intents(d.ToolID)
 	if !ok || want == nil {
 		return
 	}
-	if outcomesAgree(d.Kind, want, d.Outcome) {
+	if OutcomesAgree(d.Kind, want, d.Outcome) {
 		return
 	}
 	what := "question"
 	if d.Kind == conv.DialogPlan {
 		what = "plan"
 	}
-	f.pushLifecycle(conv.LevelWarning, fmt.Sprintf("Answer desync on the %s %s: lab sent %s; the rollout recorded %s.",
-		what, d.ToolID, describeOutcome(d.Kind, want), describeOutcome(d.Kind, d.Outcome)), t)
+	s.PushLifecycle(conv.LevelWarning, fmt.Sprintf("Answer desync on the %s %s: lab sent %s; the %s recorded %s.",
+		what, d.ToolID, describeOutcome(d.Kind, want), s.source, describeOutcome(d.Kind, d.Outcome)), t)
 }
 
-// outcomesAgree compares two outcomes in what they show: dismissed or not;
+// OutcomesAgree compares two outcomes in what they show: dismissed or not;
 // for plans approval and (on rejection) feedback; for questions each
 // result's chosen labels in order and free text.
-func outcomesAgree(kind conv.DialogKind, a, b *conv.Outcome) bool {
+func OutcomesAgree(kind conv.DialogKind, a, b *conv.Outcome) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
