@@ -3,15 +3,10 @@ package claude
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
-
-// MaxFreeText bounds the text lab types into a picker's free-text row
-// (a question's "Type something" row or the plan feedback row), in bytes.
-const MaxFreeText = 4096
 
 // ValidateAnswer checks an answer against the pending dialog before any key
 // is sent. It returns a conv error of kind EConflict when the answer is not
@@ -26,52 +21,25 @@ const MaxFreeText = 4096
 // optionally the text). Indexes are in range and not repeated. Free text
 // is one line without control characters (the TUI records a pasted
 // newline as a carriage return and a newline in a question row breaks
-// the row), not blank, at most MaxFreeText bytes, and not equal to a
+// the row), not blank, at most clikit.MaxFreeText bytes, and not equal to a
 // listed label (the record would read as that option).
 //
 // Plans take Option, a row of g: an approve row without feedback, or the
 // feedback row with the feedback text (required there; same rules as
 // free text).
 func ValidateAnswer(d *conv.Dialog, a conv.Answer, g PlanGeometry) error {
-	if a.ToolID == "" {
-		return conv.Errorf(conv.EInvalid, "tool_id is required")
-	}
-	if d == nil {
-		return conv.Errorf(conv.EConflict, "no dialog is pending")
-	}
-	if d.ToolID != a.ToolID {
-		return conv.Errorf(conv.EConflict, "the pending dialog is %s, not %s", d.ToolID, a.ToolID)
-	}
-	if !d.Pending() {
-		return conv.Errorf(conv.EConflict, "the dialog %s is already resolved", d.ToolID)
-	}
-	if !d.Answerable {
-		return conv.Errorf(conv.EConflict, "lab cannot answer this dialog; answer it at the terminal")
+	if err := clikit.CheckTarget(d, a); err != nil {
+		return err
 	}
 	switch d.Kind {
 	case conv.DialogQuestion:
-		return validateQuestions(d, a)
+		return clikit.CheckQuestions(d, a, validateQuestion)
 	case conv.DialogPlan:
 		return validatePlan(a, g.ForDialog(d))
 	case conv.DialogPermission:
 		return validatePermission(d.Permission, a)
 	}
 	return conv.Errorf(conv.EConflict, "lab cannot answer a %q dialog", d.Kind)
-}
-
-func validateQuestions(d *conv.Dialog, a conv.Answer) error {
-	if a.Option != nil || a.Feedback != "" {
-		return conv.Errorf(conv.EInvalid, "a question dialog takes answers, not option or feedback")
-	}
-	if len(a.Answers) != len(d.Questions) {
-		return conv.Errorf(conv.EInvalid, "got %d answers for %d questions", len(a.Answers), len(d.Questions))
-	}
-	for i, q := range d.Questions {
-		if err := validateQuestion(q, a.Answers[i]); err != nil {
-			return conv.Errorf(conv.EInvalid, "question %d: %s", i+1, err)
-		}
-	}
-	return nil
 }
 
 func validateQuestion(q conv.Question, qa conv.QuestionAnswer) error {
@@ -86,7 +54,7 @@ func validateQuestion(q conv.Question, qa conv.QuestionAnswer) error {
 		seen[c] = true
 	}
 	if qa.OtherText != "" {
-		if err := checkFreeText(qa.OtherText); err != nil {
+		if err := clikit.CheckFreeText(qa.OtherText); err != nil {
 			return err
 		}
 		segments := []string{qa.OtherText}
@@ -137,7 +105,7 @@ func validatePlan(a conv.Answer, g PlanGeometry) error {
 		if a.Feedback == "" {
 			return conv.Errorf(conv.EInvalid, "option %d (%s) needs feedback", o, g.Rows[o])
 		}
-		if err := checkFreeText(a.Feedback); err != nil {
+		if err := clikit.CheckFreeText(a.Feedback); err != nil {
 			return conv.Errorf(conv.EInvalid, "feedback: %s", err)
 		}
 	case g.IsApprove(o):
@@ -150,28 +118,6 @@ func validatePlan(a conv.Answer, g PlanGeometry) error {
 	return nil
 }
 
-// checkFreeText enforces the rules for text typed into a picker row.
-func checkFreeText(s string) error {
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("text is not valid UTF-8")
-	}
-	if len(s) > MaxFreeText {
-		return fmt.Errorf("text is %d bytes; at most %d", len(s), MaxFreeText)
-	}
-	if strings.TrimSpace(s) == "" {
-		return fmt.Errorf("text is blank")
-	}
-	for _, r := range s {
-		if r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' {
-			return fmt.Errorf("text must be a single line")
-		}
-		if unicode.IsControl(r) {
-			return fmt.Errorf("text contains the control character %U", r)
-		}
-	}
-	return nil
-}
-
 // validatePermission checks an answer to a permission prompt: Option is one
 // of the options read off the prompt, one lab knows the meaning of, and
 // Feedback goes only with an option that takes text.
@@ -179,25 +125,15 @@ func validatePermission(p *conv.Permission, a conv.Answer) error {
 	if len(a.Answers) > 0 {
 		return conv.Errorf(conv.EInvalid, "a permission prompt takes option and feedback, not answers")
 	}
-	if a.Option == nil {
-		return conv.Errorf(conv.EInvalid, "option is required for a permission prompt")
-	}
-	if p == nil || len(p.Options) == 0 {
-		return conv.Errorf(conv.EConflict, "the permission prompt's options are not known yet; try again in a moment")
-	}
-	o := *a.Option
-	if o < 0 || o >= len(p.Options) {
-		return conv.Errorf(conv.EInvalid, "option %d is out of range (0..%d)", o, len(p.Options)-1)
-	}
-	opt := p.Options[o]
-	if opt.Role == conv.RoleUnknown || opt.Role == "" {
-		return conv.Errorf(conv.EConflict, "lab cannot tell what option %q does on this CLI version; answer it at the terminal", opt.Label)
+	opt, o, err := clikit.PermissionOption(p, a)
+	if err != nil {
+		return err
 	}
 	if a.Feedback != "" {
 		if !opt.Feedback {
 			return conv.Errorf(conv.EInvalid, "option %d (%s) takes no feedback", o, opt.Label)
 		}
-		if err := checkFreeText(a.Feedback); err != nil {
+		if err := clikit.CheckFreeText(a.Feedback); err != nil {
 			return conv.Errorf(conv.EInvalid, "feedback: %s", err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
 
@@ -53,7 +54,7 @@ func TestValidateAnswer(t *testing.T) {
 		{"line separator", qdialog(qDB), ans(other("a\u2028b")), conv.EInvalid, "single line"},
 		{"blank text", qdialog(qDB), ans(other("   ")), conv.EInvalid, "blank"},
 		{"invalid utf8", qdialog(qDB), ans(other("a\xffb")), conv.EInvalid, "UTF-8"},
-		{"huge text", qdialog(qDB), ans(other(strings.Repeat("x", MaxFreeText+1))), conv.EInvalid, "at most"},
+		{"huge text", qdialog(qDB), ans(other(strings.Repeat("x", clikit.MaxFreeText+1))), conv.EInvalid, "at most"},
 		{"text equal to a label", qdialog(qDB), ans(other("MySQL")), conv.EInvalid, "choose the option"},
 		{"multi text segment equal to a label", qdialog(qTops), ans(other("extra, Olives", 0)), conv.EInvalid, "choose the option"},
 		{"option on a question", qdialog(qDB), conv.Answer{ToolID: "toolu_1", Answers: []conv.QuestionAnswer{pick(0)}, Option: new(int)}, conv.EInvalid, "not option"},

@@ -2,16 +2,10 @@ package codex
 
 import (
 	"fmt"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
-
-// MaxFreeText bounds the text lab types into a picker (a question's notes)
-// or sends as a follow-up (plan or denial feedback), in bytes.
-const MaxFreeText = 4096
 
 // ValidateAnswer checks an answer against the pending dialog before any key
 // is sent. It returns a conv error of kind EConflict when the answer is not
@@ -24,7 +18,7 @@ const MaxFreeText = 4096
 // listed options; OtherText is the notes, typed with the option or, with
 // no option chosen, with "None of the above" (then it is required). Notes
 // are one line without control characters, not blank, at most
-// MaxFreeText bytes.
+// clikit.MaxFreeText bytes.
 //
 // Plans take Option, a row of the picker (d.PlanRows, else the rows of
 // 0.171.0): an approval row without feedback, or the stay-in-Plan-mode row
@@ -34,45 +28,18 @@ const MaxFreeText = 4096
 // of a role lab knows; no feedback (Codex's denial takes none: what to do
 // differently is a reply after it).
 func ValidateAnswer(d *conv.Dialog, a conv.Answer) error {
-	if a.ToolID == "" {
-		return conv.Errorf(conv.EInvalid, "tool_id is required")
-	}
-	if d == nil {
-		return conv.Errorf(conv.EConflict, "no dialog is pending")
-	}
-	if d.ToolID != a.ToolID {
-		return conv.Errorf(conv.EConflict, "the pending dialog is %s, not %s", d.ToolID, a.ToolID)
-	}
-	if !d.Pending() {
-		return conv.Errorf(conv.EConflict, "the dialog %s is already resolved", d.ToolID)
-	}
-	if !d.Answerable {
-		return conv.Errorf(conv.EConflict, "lab cannot answer this dialog; answer it at the terminal")
+	if err := clikit.CheckTarget(d, a); err != nil {
+		return err
 	}
 	switch d.Kind {
 	case conv.DialogQuestion:
-		return validateQuestions(d, a)
+		return clikit.CheckQuestions(d, a, validateQuestion)
 	case conv.DialogPlan:
 		return validatePlan(d.PlanRows, a)
 	case conv.DialogPermission:
 		return validatePermission(d.Permission, a)
 	}
 	return conv.Errorf(conv.EConflict, "lab cannot answer a %q dialog", d.Kind)
-}
-
-func validateQuestions(d *conv.Dialog, a conv.Answer) error {
-	if a.Option != nil || a.Feedback != "" {
-		return conv.Errorf(conv.EInvalid, "a question dialog takes answers, not option or feedback")
-	}
-	if len(a.Answers) != len(d.Questions) {
-		return conv.Errorf(conv.EInvalid, "got %d answers for %d questions", len(a.Answers), len(d.Questions))
-	}
-	for i, q := range d.Questions {
-		if err := validateQuestion(q, a.Answers[i]); err != nil {
-			return conv.Errorf(conv.EInvalid, "question %d: %s", i+1, err)
-		}
-	}
-	return nil
 }
 
 func validateQuestion(q conv.Question, qa conv.QuestionAnswer) error {
@@ -85,7 +52,7 @@ func validateQuestion(q conv.Question, qa conv.QuestionAnswer) error {
 		}
 	}
 	if qa.OtherText != "" {
-		if err := checkFreeText(qa.OtherText); err != nil {
+		if err := clikit.CheckFreeText(qa.OtherText); err != nil {
 			return fmt.Errorf("notes: %w", err)
 		}
 	}
@@ -114,7 +81,7 @@ func validatePlan(rows []string, a conv.Answer) error {
 		if a.Feedback == "" {
 			return conv.Errorf(conv.EInvalid, "option %d (%s) needs feedback: it becomes the next prompt", o, rows[o])
 		}
-		if err := checkFreeText(a.Feedback); err != nil {
+		if err := clikit.CheckFreeText(a.Feedback); err != nil {
 			return conv.Errorf(conv.EInvalid, "feedback: %s", err)
 		}
 	case PlanApprove, PlanApproveFresh:
@@ -131,44 +98,12 @@ func validatePermission(p *conv.Permission, a conv.Answer) error {
 	if len(a.Answers) > 0 {
 		return conv.Errorf(conv.EInvalid, "a permission prompt takes option, not answers")
 	}
-	if a.Option == nil {
-		return conv.Errorf(conv.EInvalid, "option is required for a permission prompt")
-	}
-	if p == nil || len(p.Options) == 0 {
-		return conv.Errorf(conv.EConflict, "the permission prompt's options are not known yet; try again in a moment")
-	}
-	o := *a.Option
-	if o < 0 || o >= len(p.Options) {
-		return conv.Errorf(conv.EInvalid, "option %d is out of range (0..%d)", o, len(p.Options)-1)
-	}
-	opt := p.Options[o]
-	if opt.Role == conv.RoleUnknown || opt.Role == "" {
-		return conv.Errorf(conv.EConflict, "lab cannot tell what option %q does on this CLI version; answer it at the terminal", opt.Label)
+	opt, o, err := clikit.PermissionOption(p, a)
+	if err != nil {
+		return err
 	}
 	if a.Feedback != "" && !opt.Feedback {
 		return conv.Errorf(conv.EInvalid, "option %d (%s) takes no feedback; send it as a reply once the turn stops", o, opt.Label)
-	}
-	return nil
-}
-
-// checkFreeText enforces the rules for text typed into a picker row.
-func checkFreeText(s string) error {
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("text is not valid UTF-8")
-	}
-	if len(s) > MaxFreeText {
-		return fmt.Errorf("text is %d bytes; at most %d", len(s), MaxFreeText)
-	}
-	if strings.TrimSpace(s) == "" {
-		return fmt.Errorf("text is blank")
-	}
-	for _, r := range s {
-		if r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' {
-			return fmt.Errorf("text must be a single line")
-		}
-		if unicode.IsControl(r) {
-			return fmt.Errorf("text contains the control character %U", r)
-		}
 	}
 	return nil
 }

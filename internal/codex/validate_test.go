@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"lab/internal/clikit"
 	"lab/internal/conv"
 	"lab/internal/foldkit"
 )
@@ -35,7 +36,7 @@ func TestValidateAnswer(t *testing.T) {
 		{"multi-line notes", q, qa([]int{0}, "a\nb"), conv.EInvalid},
 		{"control character", q, qa([]int{0}, "a\x1bb"), conv.EInvalid},
 		{"blank notes", q, qa(nil, "  "), conv.EInvalid},
-		{"huge notes", q, qa(nil, strings.Repeat("x", MaxFreeText+1)), conv.EInvalid},
+		{"huge notes", q, qa(nil, strings.Repeat("x", clikit.MaxFreeText+1)), conv.EInvalid},
 		{"answers count", q, conv.Answer{ToolID: "q"}, conv.EInvalid},
 		{"plan fields on a question", q, conv.Answer{ToolID: "q", Option: opt(0), Answers: qa([]int{0}, "").Answers}, conv.EInvalid},
 		{"no tool id", q, conv.Answer{Answers: qa([]int{0}, "").Answers}, conv.EInvalid},

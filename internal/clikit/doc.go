@@ -1,0 +1,10 @@
+// Package clikit holds what the agent CLIs' adapters (internal/claude,
+// internal/codex) share outside the fold (internal/foldkit): rules that
+// are the same for every CLI lab drives through a TUI. Its files are named
+// for the adapter files that use them:
+//
+//	validate.go  an answer checked against the pending dialog: its target,
+//	             the questions' shape, free text, a permission option
+//
+// What each CLI's screens, records and flags mean stays in its adapter.
+package clikit
