@@ -3,6 +3,8 @@ package claude
 import (
 	"path/filepath"
 	"strings"
+
+	"lab/internal/clikit"
 )
 
 // The folder-trust screen the CLI shows at start-up in a folder its
@@ -37,7 +39,7 @@ func trustGate(capture, cwd string) (string, bool) {
 			at = i
 		}
 	}
-	if at < 0 || !strings.Contains(squash(capture), squash("Is this a project you created or one you trust?")) {
+	if at < 0 || !strings.Contains(clikit.Squash(capture), clikit.Squash("Is this a project you created or one you trust?")) {
 		return "", false
 	}
 	var folder string

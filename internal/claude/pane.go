@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"lab/internal/clikit"
 )
 
 // This file reads a captured tmux pane of the Claude Code TUI and finds the
@@ -421,40 +423,9 @@ func joinText(lines []string) string {
 	return strings.Join(parts, " ")
 }
 
-// squash drops all white space, so text compares equal however the TUI
-// wrapped it across lines.
-func squash(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
-// SameText reports whether a shown text equals want once line wrapping is
-// undone.
-func SameText(shown, want string) bool { return squash(shown) == squash(want) }
-
 // RowShows reports whether the row's text, possibly wrapped onto its
 // continuation lines, is exactly want.
-func (r *Row) RowShows(want string) bool {
-	w := squash(want)
-	got := squash(r.Label)
-	if got == w {
-		return true
-	}
-	for _, m := range r.More {
-		got += squash(m)
-		if got == w {
-			return true
-		}
-		if len(got) > len(w) {
-			return false
-		}
-	}
-	return false
-}
+func (r *Row) RowShows(want string) bool { return clikit.RowShows(r.Label, r.More, want) }
 
 // PromptBox is the CLI's input box: the lines between the last two
 // full-width separators at the bottom of the pane, the first starting with
@@ -503,7 +474,7 @@ func ParsePrompt(capture string) (PromptBox, bool) {
 // placeholder the TUI collapses a long paste into (whose line count must
 // agree).
 func (b PromptBox) Holds(text string) bool {
-	if SameText(b.Text, text) {
+	if clikit.SameText(b.Text, text) {
 		return true
 	}
 	m := pastedRE.FindStringSubmatch(strings.TrimSpace(b.Text))

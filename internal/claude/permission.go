@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"lab/internal/clikit"
 	"lab/internal/conv"
 	"lab/internal/jsonscan"
 )
@@ -149,19 +150,19 @@ func dressPermission(d *conv.Dialog, s *Screen) bool {
 
 // permissionShows reports whether the prompt on s is about the call p.
 func permissionShows(p *conv.Permission, s *Screen) bool {
-	text := squash(s.Prompt + strings.Join(s.Body, ""))
+	text := clikit.Squash(s.Prompt + strings.Join(s.Body, ""))
 	switch {
 	case p.Command != "":
 		first, _, _ := strings.Cut(strings.TrimSpace(p.Command), "\n")
 		if len(first) > 60 {
 			first = first[:60]
 		}
-		return strings.Contains(text, squash(first))
+		return strings.Contains(text, clikit.Squash(first))
 	case p.Path != "":
-		return strings.Contains(text, squash(filepath.Base(p.Path)))
+		return strings.Contains(text, clikit.Squash(filepath.Base(p.Path)))
 	case p.Tool == "WebFetch":
 		if u, err := url.Parse(summaryValue(p.Summary, "url")); err == nil && u.Hostname() != "" {
-			return strings.Contains(text, squash(u.Hostname()))
+			return strings.Contains(text, clikit.Squash(u.Hostname()))
 		}
 	}
 	return true

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"lab/internal/agent"
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
 
@@ -258,7 +259,7 @@ func rewindRows(s *Screen, fresh *Expect, g PlanGeometry) int {
 	if fresh.Check(s) == nil || s.Kind != fresh.Kind || s.Kind == ScreenReview {
 		return 0
 	}
-	if fresh.Question != "" && !SameText(s.Question, fresh.Question) {
+	if fresh.Question != "" && !clikit.SameText(s.Question, fresh.Question) {
 		return 0
 	}
 	if fresh.Rows > 0 && s.Numbered() != fresh.Rows {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"lab/internal/agent"
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
 
@@ -70,13 +71,13 @@ func (e *Expect) Check(s *Screen) error {
 	if s.Kind != e.Kind {
 		return fmt.Errorf("%s: screen shows %s; want %s", e.Desc, kindName(s.Kind), kindName(e.Kind))
 	}
-	if e.Question != "" && !SameText(s.Question, e.Question) {
+	if e.Question != "" && !clikit.SameText(s.Question, e.Question) {
 		return fmt.Errorf("%s: question %q; want %q", e.Desc, s.Question, e.Question)
 	}
 	if e.Rows > 0 && s.Numbered() != e.Rows {
 		return fmt.Errorf("%s: picker has %d rows; want %d", e.Desc, s.Numbered(), e.Rows)
 	}
-	if e.Prompt != "" && !SameText(s.Prompt, e.Prompt) {
+	if e.Prompt != "" && !clikit.SameText(s.Prompt, e.Prompt) {
 		return fmt.Errorf("%s: picker asks %q; want %q", e.Desc, s.Prompt, e.Prompt)
 	}
 	if e.Labels != nil {
@@ -108,7 +109,7 @@ func (e *Expect) Check(s *Screen) error {
 		}
 		for i, w := range e.Review {
 			g := s.Review[i]
-			if !SameText(g.Question, w.Question) || !SameText(g.Answer, w.Answer) {
+			if !clikit.SameText(g.Question, w.Question) || !clikit.SameText(g.Answer, w.Answer) {
 				return fmt.Errorf("%s: review item %d is %q → %q; want %q → %q", e.Desc, i+1, g.Question, g.Answer, w.Question, w.Answer)
 			}
 		}

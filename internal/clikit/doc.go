@@ -5,6 +5,7 @@
 //
 //	validate.go  an answer checked against the pending dialog: its target,
 //	             the questions' shape, free text, a permission option
+//	pane.go      text as a pane shows it: wrapping undone
 //
 // What each CLI's screens, records and flags mean stays in its adapter.
 package clikit

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
 
@@ -148,7 +149,7 @@ func dressPermission(d *conv.Dialog, s *Screen) bool {
 func approvalShows(p *conv.Permission, s *Screen) bool {
 	switch p.Tool {
 	case ToolExecCommand:
-		return s.Command != "" && SameText(s.Command, p.Command)
+		return s.Command != "" && clikit.SameText(s.Command, p.Command)
 	case ToolApplyPatch:
 		dest := s.Fields["Destination"]
 		return strings.HasPrefix(s.Prompt, "Would you like to make") && (dest == "" || strings.Contains(p.Path, dest))

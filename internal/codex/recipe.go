@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"lab/internal/agent"
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
 
@@ -90,7 +91,7 @@ func (e *Expect) Check(s *Screen) error {
 	if e.Index > 0 && s.Index != e.Index {
 		return fmt.Errorf("%s: question %d of %d shown; want question %d", e.Desc, s.Index, s.Count, e.Index)
 	}
-	if e.Question != "" && !SameText(s.Question, e.Question) {
+	if e.Question != "" && !clikit.SameText(s.Question, e.Question) {
 		return fmt.Errorf("%s: question %q; want %q", e.Desc, s.Question, e.Question)
 	}
 	if e.Rows != nil {
@@ -111,7 +112,7 @@ func (e *Expect) Check(s *Screen) error {
 			return fmt.Errorf("%s: notes hold %q; want none", e.Desc, s.Notes)
 		case e.Notes != nil && !s.NotesOpen:
 			return fmt.Errorf("%s: the notes field is closed; want it open", e.Desc)
-		case e.Notes != nil && !SameText(s.Notes, *e.Notes):
+		case e.Notes != nil && !clikit.SameText(s.Notes, *e.Notes):
 			return fmt.Errorf("%s: notes show %q; want %q", e.Desc, s.Notes, *e.Notes)
 		}
 	}
@@ -187,7 +188,7 @@ func Recipe(d *conv.Dialog, a conv.Answer, capture string) ([]Step, error) {
 		r.pick(ScreenApproval, rows, *a.Option, "approval", true)
 	case conv.DialogQuestion:
 		q := d.Questions[0]
-		if s.Kind != ScreenQuestion || s.Index != 1 || !SameText(s.Question, q.Question) || sameRows(s, questionRows(q)) != nil {
+		if s.Kind != ScreenQuestion || s.Index != 1 || !clikit.SameText(s.Question, q.Question) || sameRows(s, questionRows(q)) != nil {
 			return nil, conv.Errorf(conv.EConflict, "the pane does not show this dialog's first question with its options; nothing was typed")
 		}
 		r.questions(d, a)
@@ -335,7 +336,7 @@ func rewindRows(s *Screen, fresh *Expect) int {
 	if fresh.Index > 0 && s.Index != fresh.Index {
 		return 0
 	}
-	if fresh.Question != "" && !SameText(s.Question, fresh.Question) {
+	if fresh.Question != "" && !clikit.SameText(s.Question, fresh.Question) {
 		return 0
 	}
 	if fresh.Rows != nil && sameRows(s, fresh.Rows) != nil {
