@@ -41,13 +41,10 @@ func (Provider) Info() conv.ProviderInfo {
 	return conv.ProviderInfo{Name: Name, Label: "Claude Code", Modes: modes, DefaultMode: "auto", Resume: true, Attach: true}
 }
 
-// ResolveBin finds the claude binary (see ResolveBin); its error says how
-// to install the CLI.
+// ResolveBin finds the claude binary: a path, or a name looked up in PATH
+// ("claude" when bin is empty). Its error says how to install the CLI.
 func (Provider) ResolveBin(bin string) (string, error) {
-	if bin == "" {
-		bin = "claude"
-	}
-	p, err := ResolveBin(bin)
+	p, err := clikit.ResolveBin(bin, "claude")
 	if err != nil {
 		return "", fmt.Errorf("%w; install it (scripts/install-claude.sh) or set its path (--claude-bin)", err)
 	}

@@ -2,14 +2,11 @@ package claude
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"regexp"
 	"strings"
-	"sync"
-	"time"
+
+	"lab/internal/clikit"
 )
 
 // PermissionModes are the values `claude --permission-mode` accepts. On
@@ -70,74 +67,26 @@ func SpawnArgv(o SpawnOptions) []string {
 	return argv
 }
 
-// ResolveBin finds the claude binary: a path with a slash must exist and
-// be executable; a bare name is looked up in PATH.
-func ResolveBin(bin string) (string, error) {
-	if bin == "" {
-		bin = "claude"
-	}
-	if !strings.Contains(bin, "/") {
-		p, err := exec.LookPath(bin)
-		if err != nil {
-			return "", fmt.Errorf("%q not found in PATH", bin)
-		}
-		return p, nil
-	}
-	fi, err := os.Stat(bin)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", bin, errors.Unwrap(err))
-	}
-	if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
-		return "", fmt.Errorf("%s is not an executable file", bin)
-	}
-	return bin, nil
-}
-
 // versionRE finds the version in `claude --version` output
 // ("2.1.328 (Claude Code)").
 var versionRE = regexp.MustCompile(`\b(\d+\.\d+\.\d+)\b`)
 
-// versionCache remembers CLIVersion per binary, keyed by path, size and
-// mtime so an upgrade in place is noticed.
-var versionCache sync.Map // versionKey -> string
-
-type versionKey struct {
-	path  string
-	size  int64
-	mtime time.Time
+// versionProbe runs `claude --version` in an empty temp HOME, with the
+// CLI's telemetry and other traffic off.
+var versionProbe = clikit.VersionProbe{
+	Home: "HOME",
+	Env:  []string{"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"},
+	Parse: func(bin string, out []byte) (string, error) {
+		m := versionRE.FindSubmatch(out)
+		if m == nil {
+			return "", fmt.Errorf("%s --version printed %q, no version number", bin, strings.TrimSpace(string(out)))
+		}
+		return string(m[1]), nil
+	},
 }
 
 // CLIVersion runs `bin --version` and returns the version number, e.g.
 // "2.1.328". Results are cached per binary file.
 func CLIVersion(ctx context.Context, bin string) (string, error) {
-	fi, err := os.Stat(bin)
-	if err != nil {
-		return "", err
-	}
-	key := versionKey{bin, fi.Size(), fi.ModTime()}
-	if v, ok := versionCache.Load(key); ok {
-		return v.(string), nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--version")
-	// No HOME-dependent state is needed for --version; keep it from
-	// touching anything by pointing it at an empty temp HOME.
-	home, err := os.MkdirTemp("", "lab-version-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(home)
-	cmd.Env = append(os.Environ(), "HOME="+home, "DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("%s --version: %w", bin, err)
-	}
-	m := versionRE.FindSubmatch(out)
-	if m == nil {
-		return "", fmt.Errorf("%s --version printed %q, no version number", bin, strings.TrimSpace(string(out)))
-	}
-	v := string(m[1])
-	versionCache.Store(key, v)
-	return v, nil
+	return versionProbe.Version(ctx, bin)
 }

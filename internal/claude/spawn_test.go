@@ -52,23 +52,19 @@ func TestValidPermissionModeAndModel(t *testing.T) {
 	}
 }
 
+// The provider looks up "claude" when no binary is configured, and its
+// error says how to install one (clikit.ResolveBin's own cases are tested
+// there).
 func TestResolveBin(t *testing.T) {
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "claude")
 	os.WriteFile(exe, []byte("#!/bin/sh\necho '9.8.7 (Claude Code)'\n"), 0o755)
-	plain := filepath.Join(dir, "plain")
-	os.WriteFile(plain, []byte("x"), 0o644)
-	if got, err := ResolveBin(exe); err != nil || got != exe {
-		t.Fatalf("got %q, %v; want %q", got, err, exe)
-	}
-	for _, bad := range []string{filepath.Join(dir, "missing"), plain, dir, "no-such-claude-binary-anywhere"} {
-		if _, err := ResolveBin(bad); err == nil {
-			t.Errorf("ResolveBin(%q) succeeded; want an error", bad)
-		}
-	}
 	t.Setenv("PATH", dir)
-	if got, err := ResolveBin("claude"); err != nil || got != exe {
+	if got, err := (Provider{}).ResolveBin(""); err != nil || got != exe {
 		t.Fatalf("PATH lookup got %q, %v; want %q", got, err, exe)
+	}
+	if _, err := (Provider{}).ResolveBin(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "install-claude.sh") {
+		t.Errorf("got %v; want an error saying how to install the CLI", err)
 	}
 }
 

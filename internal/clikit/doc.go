@@ -6,6 +6,7 @@
 //	validate.go  an answer checked against the pending dialog: its target,
 //	             the questions' shape, free text, a permission option
 //	pane.go      text as a pane shows it: wrapping undone
+//	spawn.go     the binary: finding it, asking its version (cached)
 //
 // What each CLI's screens, records and flags mean stays in its adapter.
 package clikit

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"lab/internal/agent"
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
 
@@ -45,9 +46,11 @@ func (Provider) Info() conv.ProviderInfo {
 	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true}
 }
 
-// ResolveBin finds the codex binary; its error says how to install it.
+// ResolveBin finds the codex binary: a path, or a name looked up in PATH
+// ("codex" when bin is empty; the npm package's `codex` is a Node launcher
+// of the same binary and works too). Its error says how to install it.
 func (Provider) ResolveBin(bin string) (string, error) {
-	p, err := ResolveBin(bin)
+	p, err := clikit.ResolveBin(bin, "codex")
 	if err != nil {
 		return "", fmt.Errorf("%w; install it (scripts/install-codex.sh) or set its path", err)
 	}

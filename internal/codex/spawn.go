@@ -2,15 +2,12 @@ package codex
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
-	"time"
+
+	"lab/internal/clikit"
 )
 
 // Sandbox modes `codex --sandbox` accepts on 0.171.0.
@@ -84,30 +81,6 @@ func SpawnArgv(o SpawnOptions) []string {
 	return argv
 }
 
-// ResolveBin finds the codex binary: a path with a slash must exist and be
-// executable; a bare name is looked up in PATH. The npm package's `codex`
-// on PATH is a Node launcher of the same binary and works too.
-func ResolveBin(bin string) (string, error) {
-	if bin == "" {
-		bin = "codex"
-	}
-	if !strings.Contains(bin, "/") {
-		p, err := exec.LookPath(bin)
-		if err != nil {
-			return "", fmt.Errorf("%q not found in PATH", bin)
-		}
-		return p, nil
-	}
-	fi, err := os.Stat(bin)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", bin, errors.Unwrap(err))
-	}
-	if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
-		return "", fmt.Errorf("%s is not an executable file", bin)
-	}
-	return bin, nil
-}
-
 // versionRE finds the version in `codex --version` output
 // ("codex-cli 0.171.0").
 var versionRE = regexp.MustCompile(`\b(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)\b`)
@@ -121,46 +94,20 @@ func ParseVersion(out string) (string, error) {
 	return m[1], nil
 }
 
-// versionCache remembers CLIVersion per binary, keyed by path, size and
-// mtime so an upgrade in place is noticed.
-var versionCache sync.Map // versionKey -> string
-
-type versionKey struct {
-	path  string
-	size  int64
-	mtime time.Time
+// versionProbe runs `codex --version` with an empty temp CODEX_HOME.
+var versionProbe = clikit.VersionProbe{
+	Home: "CODEX_HOME",
+	Parse: func(bin string, out []byte) (string, error) {
+		v, err := ParseVersion(string(out))
+		if err != nil {
+			return "", fmt.Errorf("%s --version: %w", bin, err)
+		}
+		return v, nil
+	},
 }
 
 // CLIVersion runs `bin --version` and returns the version number, e.g.
 // "0.171.0". Results are cached per binary file.
 func CLIVersion(ctx context.Context, bin string) (string, error) {
-	fi, err := os.Stat(bin)
-	if err != nil {
-		return "", err
-	}
-	key := versionKey{bin, fi.Size(), fi.ModTime()}
-	if v, ok := versionCache.Load(key); ok {
-		return v.(string), nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	// --version needs no home; an empty temp CODEX_HOME keeps it from
-	// touching the operator's.
-	home, err := os.MkdirTemp("", "lab-codex-version-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(home)
-	cmd := exec.CommandContext(ctx, bin, "--version")
-	cmd.Env = append(os.Environ(), "CODEX_HOME="+home)
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("%s --version: %w", bin, err)
-	}
-	v, err := ParseVersion(string(out))
-	if err != nil {
-		return "", fmt.Errorf("%s --version: %w", bin, err)
-	}
-	versionCache.Store(key, v)
-	return v, nil
+	return versionProbe.Version(ctx, bin)
 }

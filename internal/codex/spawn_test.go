@@ -24,6 +24,22 @@ func TestSpawnArgv(t *testing.T) {
 	}
 }
 
+// The provider looks up "codex" when no binary is configured, and its
+// error says how to install one (clikit.ResolveBin's own cases are tested
+// there).
+func TestResolveBin(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "codex")
+	os.WriteFile(exe, []byte("#!/bin/sh\necho 'codex-cli 9.8.7'\n"), 0o755)
+	t.Setenv("PATH", dir)
+	if got, err := (Provider{}).ResolveBin(""); err != nil || got != exe {
+		t.Fatalf("PATH lookup got %q, %v; want %q", got, err, exe)
+	}
+	if _, err := (Provider{}).ResolveBin(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "install-codex.sh") {
+		t.Errorf("got %v; want an error saying how to install the CLI", err)
+	}
+}
+
 func TestParseVersion(t *testing.T) {
 	for in, want := range map[string]string{"codex-cli 0.171.0\n": "0.171.0", "codex-cli 0.172.0-alpha.3": "0.172.0-alpha.3"} {
 		if got, err := ParseVersion(in); err != nil || got != want {
