@@ -93,8 +93,7 @@ func transcriptTitle(path string) string {
 		return ""
 	}
 	defer f.Close()
-	_, title, _ := scanHead(f)
-	return title
+	return scanHead(f).title
 }
 
 // OpenExternal returns the side channel of an attached process: there is

@@ -1,8 +1,6 @@
 package claude
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -12,9 +10,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
 
@@ -22,23 +19,18 @@ import (
 // (~/.claude/projects/<slug>/<sessionId>.jsonl). Each file's project path
 // and title are read once per (size, mtime) and cached.
 type History struct {
-	root string
-
-	mu    sync.Mutex
-	cache map[string]historyEntry // by transcript path
+	root  string
+	heads clikit.HeadCache[head] // by transcript path
 }
 
-type historyEntry struct {
-	size    int64
-	mtime   time.Time
-	cwd     string
-	title   string
-	session string
+// head is what a transcript's head says.
+type head struct {
+	cwd, title, session string
 }
 
 // NewHistory returns a History over projectsDir.
 func NewHistory(projectsDir string) *History {
-	return &History{root: projectsDir, cache: map[string]historyEntry{}}
+	return &History{root: projectsDir}
 }
 
 // Root returns the projects folder.
@@ -83,7 +75,7 @@ func (h *History) List() ([]conv.Session, error) {
 			}
 			path := filepath.Join(h.root, d.Name(), name)
 			seen[path] = true
-			e := h.entry(path, info)
+			e := h.heads.Get(path, info, scanHead)
 			project := e.cwd
 			if project == "" {
 				project = d.Name()
@@ -95,19 +87,8 @@ func (h *History) List() ([]conv.Session, error) {
 			})
 		}
 	}
-	h.mu.Lock()
-	for p := range h.cache {
-		if !seen[p] {
-			delete(h.cache, p)
-		}
-	}
-	h.mu.Unlock()
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].ModTime.Equal(out[j].ModTime) {
-			return out[i].ModTime.After(out[j].ModTime)
-		}
-		return out[i].ID < out[j].ID
-	})
+	h.heads.Keep(seen)
+	clikit.SortNewestFirst(out)
 	return out, nil
 }
 
@@ -124,88 +105,37 @@ func (h *History) Path(id string) (string, error) {
 	return matches[0], nil
 }
 
-func (h *History) entry(path string, info fs.FileInfo) historyEntry {
-	h.mu.Lock()
-	e, ok := h.cache[path]
-	h.mu.Unlock()
-	if ok && e.size == info.Size() && e.mtime.Equal(info.ModTime()) {
-		return e
-	}
-	e = historyEntry{size: info.Size(), mtime: info.ModTime()}
-	if f, err := os.Open(path); err == nil {
-		e.cwd, e.title, e.session = scanHead(f)
-		f.Close()
-	}
-	h.mu.Lock()
-	h.cache[path] = e
-	h.mu.Unlock()
-	return e
-}
-
-// Limits of the head scan: titles come from the first prompt, which sits
-// near the top; a file whose head is all giant lines gets no title rather
-// than costing a full read.
-const (
-	headMaxBytes   = 4 << 20
-	headMaxLines   = 400
-	headMaxLineLen = 256 << 10
-	titleMaxRunes  = 200
-)
+// headMaxLineLen bounds a line the head scan reads: the lines before the
+// first prompt are short; a longer one is passed over.
+const headMaxLineLen = 256 << 10
 
 // scanHead reads the start of a transcript for its working directory, its
 // first real user prompt and its session id.
-func scanHead(r io.Reader) (cwd, title, session string) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var read int
-	for n := 0; n < headMaxLines && read < headMaxBytes; n++ {
-		line, long, err := readLineCapped(br, headMaxLineLen)
-		read += len(line)
-		if !long && len(line) > 0 {
-			var l struct {
-				Type        string          `json:"type"`
-				Cwd         string          `json:"cwd"`
-				SessionID   string          `json:"sessionId"`
-				IsMeta      bool            `json:"isMeta"`
-				IsSidechain bool            `json:"isSidechain"`
-				Message     json.RawMessage `json:"message"`
+func scanHead(r io.Reader) head {
+	var h head
+	clikit.ScanHead(r, headMaxLineLen, func(line []byte) bool {
+		var l struct {
+			Type        string          `json:"type"`
+			Cwd         string          `json:"cwd"`
+			SessionID   string          `json:"sessionId"`
+			IsMeta      bool            `json:"isMeta"`
+			IsSidechain bool            `json:"isSidechain"`
+			Message     json.RawMessage `json:"message"`
+		}
+		if json.Unmarshal(line, &l) == nil {
+			if h.cwd == "" {
+				h.cwd = l.Cwd
 			}
-			if json.Unmarshal(line, &l) == nil {
-				if cwd == "" {
-					cwd = l.Cwd
-				}
-				if session == "" {
-					session = l.SessionID
-				}
-				if title == "" && l.Type == "user" && !l.IsMeta && !l.IsSidechain {
-					title = promptTitle(l.Message)
-				}
+			if h.session == "" {
+				h.session = l.SessionID
+			}
+			if h.title == "" && l.Type == "user" && !l.IsMeta && !l.IsSidechain {
+				h.title = promptTitle(l.Message)
 			}
 		}
-		if err != nil || (cwd != "" && title != "") {
-			break
-		}
-	}
-	return cwd, title, session
-}
-
-// readLineCapped returns the next line without its newline; a line longer
-// than max is consumed and reported as long, without keeping it.
-func readLineCapped(br *bufio.Reader, max int) (line []byte, long bool, err error) {
-	var buf []byte
-	for {
-		frag, err := br.ReadSlice('\n')
-		if !long {
-			if len(buf)+len(frag) > max {
-				long, buf = true, nil
-			} else {
-				buf = append(buf, frag...)
-			}
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return bytes.TrimRight(buf, "\r\n"), long, err
-	}
+		return h.cwd != "" && h.title != ""
+	})
+	return h
 }
 
 // promptTitle returns the text of a user message that the operator typed,
@@ -239,9 +169,5 @@ func promptTitle(raw json.RawMessage) string {
 	if text == "" || strings.HasPrefix(text, "<") || strings.HasPrefix(text, "[Request interrupted") || strings.HasPrefix(text, "Caveat:") {
 		return ""
 	}
-	text = strings.Join(strings.Fields(text), " ")
-	if r := []rune(text); len(r) > titleMaxRunes {
-		text = string(r[:titleMaxRunes-1]) + "…"
-	}
-	return text
+	return clikit.Title(text)
 }

@@ -7,6 +7,8 @@
 //	             the questions' shape, free text, a permission option
 //	pane.go      text as a pane shows it: wrapping undone
 //	spawn.go     the binary: finding it, asking its version (cached)
+//	history.go   a session file's head: capped line reading, titles, the
+//	             per-file cache of what it says, the newest-first order
 //
 // What each CLI's screens, records and flags mean stays in its adapter.
 package clikit

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,9 +11,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
-	"time"
 
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
 
@@ -35,22 +33,18 @@ func LooksLikeRollout(head []byte) bool {
 // file's project path and title are read once per (size, mtime) and
 // cached.
 type History struct {
-	root string
-
-	mu    sync.Mutex
-	cache map[string]historyEntry // by rollout path
+	root  string
+	heads clikit.HeadCache[head] // by rollout path
 }
 
-type historyEntry struct {
-	size  int64
-	mtime time.Time
-	cwd   string
-	title string
+// head is what a rollout's head says.
+type head struct {
+	cwd, title string
 }
 
 // NewHistory returns a History over sessionsDir.
 func NewHistory(sessionsDir string) *History {
-	return &History{root: sessionsDir, cache: map[string]historyEntry{}}
+	return &History{root: sessionsDir}
 }
 
 // Root returns the sessions folder.
@@ -89,26 +83,15 @@ func (h *History) List() ([]conv.Session, error) {
 			}
 			path := filepath.Join(dir, f.Name())
 			seen[path] = true
-			e := h.entry(path, info)
+			e := h.heads.Get(path, info, scanHead)
 			out = append(out, conv.Session{
 				ID: strings.ToLower(m[2]), Provider: Name, ProjectPath: e.cwd, Title: e.title,
 				Size: info.Size(), ModTime: info.ModTime().UTC(),
 			})
 		}
 	}
-	h.mu.Lock()
-	for p := range h.cache {
-		if !seen[p] {
-			delete(h.cache, p)
-		}
-	}
-	h.mu.Unlock()
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].ModTime.Equal(out[j].ModTime) {
-			return out[i].ModTime.After(out[j].ModTime)
-		}
-		return out[i].ID < out[j].ID
-	})
+	h.heads.Keep(seen)
+	clikit.SortNewestFirst(out)
 	return out, nil
 }
 
@@ -146,100 +129,40 @@ func (h *History) Path(id string) (string, error) {
 	return matches[0], nil
 }
 
-func (h *History) entry(path string, info fs.FileInfo) historyEntry {
-	h.mu.Lock()
-	e, ok := h.cache[path]
-	h.mu.Unlock()
-	if ok && e.size == info.Size() && e.mtime.Equal(info.ModTime()) {
-		return e
-	}
-	e = historyEntry{size: info.Size(), mtime: info.ModTime()}
-	if f, err := os.Open(path); err == nil {
-		e.cwd, e.title = scanHead(f)
-		f.Close()
-	}
-	h.mu.Lock()
-	h.cache[path] = e
-	h.mu.Unlock()
-	return e
-}
-
-// Limits of the head scan: the title is the first prompt, which sits near
-// the top after the session meta (tens of KB of instructions) and the
-// injected context; a file whose head is all giant lines gets no title
-// rather than costing a full read.
-const (
-	headMaxBytes   = 4 << 20
-	headMaxLines   = 400
-	headMaxLineLen = 1 << 20
-	titleMaxRunes  = 200
-)
+// headMaxLineLen bounds a line the head scan reads: the title is the first
+// prompt, which sits after the session meta (tens of KB of instructions)
+// and the injected context; a longer line is passed over.
+const headMaxLineLen = 1 << 20
 
 // scanHead reads the start of a rollout for its working directory and its
 // first prompt.
-func scanHead(r io.Reader) (cwd, title string) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var read int
-	for n := 0; n < headMaxLines && read < headMaxBytes; n++ {
-		line, long, err := readLineCapped(br, headMaxLineLen)
-		read += len(line)
-		if !long && len(line) > 0 {
-			var l struct {
-				Type    string `json:"type"`
-				Payload struct {
-					Type     string          `json:"type"`
-					Role     string          `json:"role"`
-					Cwd      string          `json:"cwd"`
-					Content  json.RawMessage `json:"content"`
-					Metadata json.RawMessage `json:"internal_chat_message_metadata_passthrough"`
-				} `json:"payload"`
-			}
-			if json.Unmarshal(line, &l) == nil {
-				p := l.Payload
-				switch {
-				case l.Type == "session_meta" && cwd == "":
-					cwd = p.Cwd
-				case l.Type == "turn_context" && cwd == "":
-					cwd = p.Cwd
-				case l.Type == "response_item" && p.Type == "message" && p.Role == "user" && title == "":
-					if text := messageText(p.Content); isPrompt(p.Metadata, text) {
-						title = promptTitle(text)
-					}
+func scanHead(r io.Reader) head {
+	var h head
+	clikit.ScanHead(r, headMaxLineLen, func(line []byte) bool {
+		var l struct {
+			Type    string `json:"type"`
+			Payload struct {
+				Type     string          `json:"type"`
+				Role     string          `json:"role"`
+				Cwd      string          `json:"cwd"`
+				Content  json.RawMessage `json:"content"`
+				Metadata json.RawMessage `json:"internal_chat_message_metadata_passthrough"`
+			} `json:"payload"`
+		}
+		if json.Unmarshal(line, &l) == nil {
+			p := l.Payload
+			switch {
+			case l.Type == "session_meta" && h.cwd == "":
+				h.cwd = p.Cwd
+			case l.Type == "turn_context" && h.cwd == "":
+				h.cwd = p.Cwd
+			case l.Type == "response_item" && p.Type == "message" && p.Role == "user" && h.title == "":
+				if text := messageText(p.Content); isPrompt(p.Metadata, text) {
+					h.title = clikit.Title(text)
 				}
 			}
 		}
-		if err != nil || (cwd != "" && title != "") {
-			break
-		}
-	}
-	return cwd, title
-}
-
-// readLineCapped returns the next line without its newline; a line longer
-// than max is consumed and reported as long, without keeping it.
-func readLineCapped(br *bufio.Reader, max int) (line []byte, long bool, err error) {
-	var buf []byte
-	for {
-		frag, err := br.ReadSlice('\n')
-		if !long {
-			if len(buf)+len(frag) > max {
-				long, buf = true, nil
-			} else {
-				buf = append(buf, frag...)
-			}
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return bytes.TrimRight(buf, "\r\n"), long, err
-	}
-}
-
-// promptTitle makes a one-line title of a prompt.
-func promptTitle(text string) string {
-	text = strings.Join(strings.Fields(text), " ")
-	if r := []rune(text); len(r) > titleMaxRunes {
-		text = string(r[:titleMaxRunes-1]) + "…"
-	}
-	return text
+		return h.cwd != "" && h.title != ""
+	})
+	return h
 }
