@@ -201,7 +201,7 @@ func Recipe(d *conv.Dialog, a conv.Answer, g PlanGeometry) ([]Step, error) {
 	if err := ValidateAnswer(d, a, g); err != nil {
 		return nil, err
 	}
-	var r recipe
+	r := newRecipe()
 	switch d.Kind {
 	case conv.DialogPlan:
 		r.plan(a, g.ForDialog(d))
@@ -210,47 +210,33 @@ func Recipe(d *conv.Dialog, a conv.Answer, g PlanGeometry) ([]Step, error) {
 	default:
 		r.questions(d, a)
 	}
-	return r.steps, nil
+	return r.Steps, nil
 }
 
-type recipe struct {
-	steps []Step
-	pos   int // cursor row index (0-based) within the current picker
+// recipe is a recipe being built (clikit.Recipe) with Claude Code's
+// checkpoints.
+type recipe struct{ clikit.Recipe }
+
+// newRecipe starts a recipe. The keys that change a picker's state
+// (Enter, Space, Tab) wait out the picker's grace; arrows go at once.
+func newRecipe() *recipe {
+	return &recipe{clikit.Recipe{Acts: func(k string) bool { return k == "Enter" || k == "Space" || k == "Tab" }}}
 }
 
-func (r *recipe) expect(e Expect) { r.steps = append(r.steps, Step{Kind: agent.StepExpect, Check: &e}) }
-func (r *recipe) key(k string) {
-	r.steps = append(r.steps, Step{Kind: agent.StepKey, Key: k, Acts: k == "Enter" || k == "Space" || k == "Tab"})
-}
-func (r *recipe) paste(t string) {
-	r.steps = append(r.steps, Step{Kind: agent.StepPaste, Text: t, Acts: true})
-}
-func (r *recipe) commit() {
-	r.steps = append(r.steps, Step{Kind: agent.StepKey, Key: "Enter", Commit: true, Acts: true})
-}
-
-// move walks the cursor from r.pos to row index to, never past row 0.
-func (r *recipe) move(to int) {
-	for ; r.pos < to; r.pos++ {
-		r.key("Down")
-	}
-	for ; r.pos > to; r.pos-- {
-		r.key("Up")
-	}
-}
+func (r *recipe) expect(e Expect) { r.Expect(&e) }
 
 func (r *recipe) plan(a conv.Answer, g PlanGeometry) {
 	o := *a.Option
 	r.expect(Expect{Desc: "plan picker fresh", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: 1, Labels: g.Rows})
-	r.move(o)
+	r.Move(o)
 	if o == g.Feedback {
 		r.expect(Expect{Desc: "on the feedback row", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1})
-		r.paste(a.Feedback)
+		r.Paste(a.Feedback)
 		r.expect(Expect{Desc: "feedback typed", Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1, Label: a.Feedback})
 	} else {
 		r.expect(Expect{Desc: fmt.Sprintf("on approve row %d", o+1), Kind: ScreenPlan, Rows: len(g.Rows), Cursor: o + 1})
 	}
-	r.commit()
+	r.Commit()
 }
 
 // amendPrefix is what the plain "No" row of a permission prompt reads
@@ -279,15 +265,15 @@ func (r *recipe) permission(p *conv.Permission, a conv.Answer) {
 	fresh := at("permission prompt fresh", 1, labels[0])
 	fresh.Labels = labels
 	r.expect(fresh)
-	r.move(o)
+	r.Move(o)
 	r.expect(at(fmt.Sprintf("on option %d %q", o+1, labels[o]), o+1, labels[o]))
 	if a.Feedback != "" {
-		r.key("Tab")
+		r.Key("Tab")
 		r.expect(at("the denial takes text", o+1, amendPrefix))
-		r.paste(a.Feedback)
+		r.Paste(a.Feedback)
 		r.expect(at("feedback typed", o+1, amendTyped+a.Feedback))
 	}
-	r.commit()
+	r.Commit()
 }
 
 // questions answers a one- or many-question dialog. Each question's
@@ -300,7 +286,7 @@ func (r *recipe) questions(d *conv.Dialog, a conv.Answer) {
 	var items []ReviewItem
 	for i, q := range d.Questions {
 		qa := a.Answers[i]
-		r.pos = 0
+		r.Pos = 0
 		what := func(s string) string {
 			if len(d.Questions) == 1 {
 				return s
@@ -316,48 +302,48 @@ func (r *recipe) questions(d *conv.Dialog, a conv.Answer) {
 		if !q.MultiSelect {
 			if len(qa.Chosen) == 1 {
 				c := qa.Chosen[0]
-				r.move(c)
+				r.Move(c)
 				r.expect(Expect{Desc: what("on the chosen option"), Kind: ScreenQuestion, Question: q.Question, Cursor: c + 1, Label: q.Options[c].Label})
 				items = append(items, ReviewItem{q.Question, q.Options[c].Label})
 			} else {
-				r.move(n)
+				r.Move(n)
 				r.expect(Expect{Desc: what("on the free-text row"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1})
-				r.paste(qa.OtherText)
+				r.Paste(qa.OtherText)
 				r.expect(Expect{Desc: what("free text typed"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Label: qa.OtherText})
 				items = append(items, ReviewItem{q.Question, qa.OtherText})
 			}
 			if review {
-				r.key("Enter")
+				r.Key("Enter")
 			} else {
-				r.commit()
+				r.Commit()
 			}
 			continue
 		}
 		var ticked, record []string
 		for _, c := range qa.Chosen {
-			r.move(c)
+			r.Move(c)
 			r.expect(Expect{Desc: what(fmt.Sprintf("on option %q to tick it", q.Options[c].Label)), Kind: ScreenQuestion, Question: q.Question, Cursor: c + 1, Label: q.Options[c].Label, Box: Unchecked})
-			r.key("Space")
+			r.Key("Space")
 			ticked = append(ticked, q.Options[c].Label)
 		}
 		record = append(record, ticked...)
 		if qa.OtherText != "" {
-			r.move(n)
+			r.Move(n)
 			r.expect(Expect{Desc: what("on the free-text row"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Box: Unchecked})
 			// Pasting fills and ticks the row; Space there would type
 			// a space.
-			r.paste(qa.OtherText)
+			r.Paste(qa.OtherText)
 			r.expect(Expect{Desc: what("free text typed"), Kind: ScreenQuestion, Question: q.Question, Cursor: n + 1, Label: qa.OtherText, Box: Checked})
 			ticked = append(ticked, qa.OtherText)
 			record = append(record, qa.OtherText)
 		}
-		r.move(n + 1)
+		r.Move(n + 1)
 		r.expect(Expect{Desc: what("on Submit with the chosen rows ticked"), Kind: ScreenQuestion, Question: q.Question, Cursor: SubmitRow, Checked: ticked})
-		r.key("Enter")
+		r.Key("Enter")
 		items = append(items, ReviewItem{q.Question, strings.Join(record, ", ")})
 	}
 	if review {
 		r.expect(Expect{Desc: "review screen lists the intended answers", Kind: ScreenReview, Cursor: 1, Label: "Submit answers", Review: items})
-		r.commit()
+		r.Commit()
 	}
 }

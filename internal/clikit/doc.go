@@ -6,6 +6,7 @@
 //	validate.go  an answer checked against the pending dialog: its target,
 //	             the questions' shape, free text, a permission option
 //	pane.go      text as a pane shows it: wrapping undone
+//	recipe.go    building a recipe's steps (each CLI says which keys act)
 //	spawn.go     the binary: finding it, asking its version (cached)
 //	history.go   a session file's head: capped line reading, titles, the
 //	             per-file cache of what it says, the newest-first order

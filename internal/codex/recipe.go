@@ -166,7 +166,7 @@ func Recipe(d *conv.Dialog, a conv.Answer, capture string) ([]Step, error) {
 		return nil, err
 	}
 	s := ParseScreen(capture)
-	var r recipe
+	r := newRecipe()
 	switch d.Kind {
 	case conv.DialogPlan:
 		rows, err := planRowsShown(s, d.PlanRows)
@@ -193,7 +193,7 @@ func Recipe(d *conv.Dialog, a conv.Answer, capture string) ([]Step, error) {
 		}
 		r.questions(d, a)
 	}
-	return r.steps, nil
+	return r.Steps, nil
 }
 
 // planRowsShown returns the plan picker's rows as the pane shows them,
@@ -233,47 +233,29 @@ func approvalRowsShown(s *Screen, p *conv.Permission) ([]string, error) {
 	return rows, nil
 }
 
-type recipe struct {
-	steps []Step
-	pos   int // cursor row index (0-based) within the current picker
+// recipe is a recipe being built (clikit.Recipe) with Codex's checkpoints.
+type recipe struct{ clikit.Recipe }
+
+// newRecipe starts a recipe. Every key waits out the picker grace, arrows
+// too: the Codex TUI has been seen to drop a Down sent the instant a
+// question appeared (the matrix caught it), as it drops a shift+tab sent
+// the instant its input box appears.
+func newRecipe() *recipe {
+	return &recipe{clikit.Recipe{Acts: func(string) bool { return true }}}
 }
 
-func (r *recipe) expect(e Expect) { r.steps = append(r.steps, Step{Kind: agent.StepExpect, Check: &e}) }
-
-// key adds a key. Every key waits out the picker grace, arrows too: the
-// Codex TUI has been seen to drop a Down sent the instant a question
-// appeared (the matrix caught it), as it drops a shift+tab sent the
-// instant its input box appears.
-func (r *recipe) key(k string) {
-	r.steps = append(r.steps, Step{Kind: agent.StepKey, Key: k, Acts: true})
-}
-func (r *recipe) paste(t string) {
-	r.steps = append(r.steps, Step{Kind: agent.StepPaste, Text: t, Acts: true})
-}
-func (r *recipe) commit() {
-	r.steps = append(r.steps, Step{Kind: agent.StepKey, Key: "Enter", Commit: true, Acts: true})
-}
-
-// move walks the cursor from r.pos to row index to, never past row 0.
-func (r *recipe) move(to int) {
-	for ; r.pos < to; r.pos++ {
-		r.key("Down")
-	}
-	for ; r.pos > to; r.pos-- {
-		r.key("Up")
-	}
-}
+func (r *recipe) expect(e Expect) { r.Expect(&e) }
 
 // pick chooses row o of a one-screen picker (plan or approval) whose rows
 // are rows; commit says its Enter makes the answer final.
 func (r *recipe) pick(kind ScreenKind, rows []string, o int, what string, commit bool) {
 	r.expect(Expect{Desc: what + " picker fresh", Kind: kind, Rows: rows, Cursor: rows[0]})
-	r.move(o)
+	r.Move(o)
 	r.expect(Expect{Desc: fmt.Sprintf("on %q", rows[o]), Kind: kind, Rows: rows, Cursor: rows[o]})
 	if commit {
-		r.commit()
+		r.Commit()
 	} else {
-		r.key("Enter")
+		r.Key("Enter")
 	}
 }
 
@@ -282,9 +264,9 @@ func (r *recipe) pick(kind ScreenKind, rows []string, o int, what string, commit
 func (r *recipe) reply(text string) {
 	empty := text[:0]
 	r.expect(Expect{Desc: "the input box, empty", Box: &empty})
-	r.paste(text)
+	r.Paste(text)
 	r.expect(Expect{Desc: "the input box holds the feedback", Box: &text})
-	r.commit()
+	r.Commit()
 }
 
 // questions answers each question in turn: the chosen row (or "None of
@@ -301,26 +283,26 @@ func (r *recipe) questions(d *conv.Dialog, a conv.Answer) {
 			}
 			return fmt.Sprintf("question %d: %s", i+1, s)
 		}
-		r.pos = 0
+		r.Pos = 0
 		r.expect(Expect{Desc: what("picker fresh"), Kind: ScreenQuestion, Index: i + 1, Question: q.Question, Rows: rows, Cursor: rows[0]})
 		target := len(q.Options) // None of the above
 		if len(qa.Chosen) == 1 {
 			target = qa.Chosen[0]
 		}
-		r.move(target)
+		r.Move(target)
 		r.expect(Expect{Desc: what(fmt.Sprintf("on %q", rows[target])), Kind: ScreenQuestion, Index: i + 1, Question: q.Question, Rows: rows, Cursor: rows[target]})
 		if qa.OtherText != "" {
-			r.key("Tab")
+			r.Key("Tab")
 			empty := ""
 			r.expect(Expect{Desc: what("notes open"), Kind: ScreenQuestion, Index: i + 1, Question: q.Question, Rows: rows, Cursor: rows[target], Notes: &empty})
-			r.paste(qa.OtherText)
+			r.Paste(qa.OtherText)
 			notes := qa.OtherText
 			r.expect(Expect{Desc: what("notes typed"), Kind: ScreenQuestion, Index: i + 1, Question: q.Question, Rows: rows, Cursor: rows[target], Notes: &notes})
 		}
 		if i == len(d.Questions)-1 {
-			r.commit()
+			r.Commit()
 		} else {
-			r.key("Enter")
+			r.Key("Enter")
 		}
 	}
 }
