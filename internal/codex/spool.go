@@ -180,19 +180,7 @@ func (s *Spool) Compact() error {
 
 func (s *Spool) compactLocked() error {
 	_, keep := s.fold()
-	var first, rest []string
-	for _, e := range s.files.Events() {
-		switch {
-		case keep[e.File]:
-		case e.Name == HookPreToolUse || e.Name == HookPermissionRequest: // first: see Compact
-			first = append(first, e.File)
-		default:
-			rest = append(rest, e.File)
-		}
-	}
-	err := s.files.Remove(append(first, rest...)...)
-	s.files.SweepTemp(time.Minute)
-	return err
+	return s.files.Compact(keep, HookPreToolUse, HookPermissionRequest) // first: see Compact
 }
 
 // load syncs with the spool folder.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -130,16 +131,42 @@ func (d *Dir[E]) Load() error {
 
 // Events returns the loaded events in Key order.
 func (d *Dir[E]) Events() []E {
-	es := make([]entry[E], 0, len(d.files))
-	for _, e := range d.files {
-		es = append(es, e)
-	}
-	sort.Slice(es, func(i, j int) bool { return es[i].key.Less(es[j].key) })
+	es := d.sorted()
 	out := make([]E, len(es))
 	for i, e := range es {
 		out[i] = e.ev
 	}
 	return out
+}
+
+func (d *Dir[E]) sorted() []entry[E] {
+	es := make([]entry[E], 0, len(d.files))
+	for _, e := range d.files {
+		es = append(es, e)
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].key.Less(es[j].key) })
+	return es
+}
+
+// Compact deletes every loaded file whose name keep does not hold, the
+// files of the events named first before the others (those whose loss
+// must never resurrect anything, so a crash midway leaves only files that
+// can no longer matter), each group in Key order; then it sweeps temp
+// files older than a minute.
+func (d *Dir[E]) Compact(keep map[string]bool, first ...string) error {
+	var early, late []string
+	for _, e := range d.sorted() {
+		switch {
+		case keep[e.key.Name]:
+		case slices.Contains(first, e.key.Event):
+			early = append(early, e.key.Name)
+		default:
+			late = append(late, e.key.Name)
+		}
+	}
+	err := d.Remove(append(early, late...)...)
+	d.SweepTemp(time.Minute)
+	return err
 }
 
 // Remove deletes the files named, in the order given (callers put the

@@ -85,3 +85,34 @@ func TestDir(t *testing.T) {
 		t.Fatalf("a spool dir not made yet: %v, %d events; want none and no error", err, missing.Len())
 	}
 }
+
+// Compact keeps exactly the files the state still needs, and sweeps old
+// temp files.
+func TestDirCompact(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"PreToolUse.100.1.json", "PreToolUse.200.1.json", "Stop.300.1.json", "SessionStart.50.1.json", ".Stop.400.1.tmp"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * time.Minute)
+	os.Chtimes(filepath.Join(dir, ".Stop.400.1.tmp"), old, old)
+	d := NewDir(dir, func(k Key, _ []byte) string { return k.Name })
+	if err := d.Load(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Compact(map[string]bool{"PreToolUse.200.1.json": true, "SessionStart.50.1.json": true}, "PreToolUse"); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(d.Events(), " "); got != "SessionStart.50.1.json PreToolUse.200.1.json" {
+		t.Errorf("events %q after Compact; want the kept ones", got)
+	}
+	ents, _ := os.ReadDir(dir)
+	var left []string
+	for _, e := range ents {
+		left = append(left, e.Name())
+	}
+	if got := strings.Join(left, " "); got != "PreToolUse.200.1.json SessionStart.50.1.json" {
+		t.Errorf("files %q after Compact; want the kept ones", got)
+	}
+}
