@@ -1,91 +1,18 @@
 package claude
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
-	"lab/internal/conv"
-	"lab/internal/foldkit"
+	"lab/internal/foldkit/foldtest"
 )
 
 // FuzzFold: arbitrary bytes never panic, split anywhere (twice) they fold
 // exactly like the whole, and the stream keeps its invariants.
 func FuzzFold(f *testing.F) {
-	paths, _ := filepath.Glob("testdata/fold/*.jsonl")
-	for _, p := range paths {
-		if b, err := os.ReadFile(p); err == nil {
-			f.Add(b, uint(len(b)/3), uint(len(b)/2))
-		}
-	}
+	foldtest.SeedSplits(f, "testdata/fold/*.jsonl")
 	f.Add([]byte(`{"type":"user","message":{"role":"user","content":"hi"}}`+"\n"+`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"AskUserQuestion","input":{"questions":[{"question":"q","options":[{"label":"a"}]}]}}]}}`+"\n"), uint(10), uint(70))
-	f.Fuzz(func(t *testing.T, data []byte, s1, s2 uint) {
-		whole := foldAll(data)
-		want := foldObserve(whole)
-		i, j := int(s1%uint(len(data)+1)), int(s2%uint(len(data)+1))
-		if i > j {
-			i, j = j, i
-		}
-		g := NewFold()
-		g.Write(data[:i])
-		g.Write(data[i:j])
-		g.Write(data[j:])
-		if d := foldDiffObserved(t, foldObserve(g), want); d != "" {
-			t.Fatalf("split at %d and %d: %s", i, j, d)
-		}
-		checkStreamInvariants(t, whole)
-	})
-}
-
-// checkStreamInvariants asserts what every fold must hold.
-func checkStreamInvariants(t *testing.T, f *Fold) {
-	t.Helper()
-	msgs, _ := f.Messages(0, 0, 0)
-	if len(msgs) != f.Len() {
-		t.Fatalf("Messages returned %d; Len %d", len(msgs), f.Len())
-	}
-	pending := 0
-	for i, m := range msgs {
-		if m.Seq != i+1 {
-			t.Fatalf("message %d has seq %d", i, m.Seq)
-		}
-		c := m
-		c.SetHash()
-		if c.ContentHash != m.ContentHash {
-			t.Fatalf("seq %d: stale content hash", m.Seq)
-		}
-		switch m.Kind {
-		case conv.KindTool:
-			if m.Tool == nil || len(m.Tool.Output) > foldkit.OutputMax || m.Tool.OutputBytes < len(m.Tool.Output) {
-				t.Fatalf("seq %d: bad tool %+v", m.Seq, m.Tool)
-			}
-		case conv.KindDialog:
-			d := m.Dialog
-			if d == nil {
-				t.Fatalf("seq %d: dialog message without dialog", m.Seq)
-			}
-			if d.Outcome == nil {
-				pending++
-			} else if d.Answerable {
-				t.Fatalf("seq %d: answered dialog still answerable", m.Seq)
-			}
-		case conv.KindLifecycle:
-			if m.Lifecycle == nil {
-				t.Fatalf("seq %d: lifecycle message without lifecycle", m.Seq)
-			}
-		case conv.KindText, conv.KindThinking:
-		default:
-			t.Fatalf("seq %d: unknown kind %q", m.Seq, m.Kind)
-		}
-	}
-	st := f.State()
-	if !st.Valid() || st == conv.StateEnded {
-		t.Fatalf("State() = %q", st)
-	}
-	if (st == conv.StateQuestion) != (pending > 0) || (f.PendingDialog() != nil) != (pending > 0) {
-		t.Fatalf("state %s with %d pending dialogs", st, pending)
-	}
+	f.Fuzz(foldHarness.FuzzSplit)
 }
 
 // FuzzOutcome: any question shape and any recorded resolution derive an

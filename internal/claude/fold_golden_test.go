@@ -1,16 +1,11 @@
 package claude
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
-	"lab/internal/conv"
+	"lab/internal/foldkit/foldtest"
 )
 
 // updateFlag is the flag that rewrites the fold goldens; failure messages
@@ -19,124 +14,29 @@ const updateFlag = "update"
 
 var updateFold = flag.Bool(updateFlag, false, "rewrite the golden files from the current fold")
 
-// foldSnapshot is what `lab fold` prints; goldens hold it.
-type foldSnapshot struct {
-	State         conv.State     `json:"state"`
-	PendingDialog *conv.Dialog   `json:"pending_dialog"`
-	Messages      []conv.Message `json:"messages"`
-	SkippedLines  int            `json:"skipped_lines"`
-}
+// foldHarness is how foldtest's shared tests (split, golden, fuzz,
+// benchmarks) drive this adapter's Fold.
+var foldHarness = foldtest.Harness[*Fold]{New: NewFold, Clone: cloneFold, Diff: diffFold, Backpatch: approvalModeLearned}
 
-func foldSnapshotOf(f *Fold) foldSnapshot {
-	msgs, _ := f.Messages(0, 0, 0)
-	return foldSnapshot{State: f.State(), PendingDialog: f.PendingDialog(), Messages: msgs, SkippedLines: f.SkippedLines()}
-}
-
-// foldSnapshotJSON encodes like `lab fold` does.
-func foldSnapshotJSON(t testing.TB, s foldSnapshot) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(s); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func foldAll(b []byte) *Fold {
-	f := NewFold()
-	f.Write(b)
-	return f
-}
-
-// foldFixture is one transcript with its golden file.
-type foldFixture struct {
-	name, path, golden string
-}
+func foldAll(b []byte) *Fold { return foldHarness.All(b) }
 
 // foldFixtures lists the hand-written transcripts and the real CLI captures
 // of every fixture set (captured/, filled by claudetest's capture
 // generator), each with its golden.
-func foldFixtures(t testing.TB) []foldFixture {
+func foldFixtures(t testing.TB) []foldtest.Fixture {
 	t.Helper()
-	var out []foldFixture
-	sets := []struct{ glob, goldenDir string }{{"testdata/fold/*.jsonl", "testdata/fold"}}
+	sets := []foldtest.FixtureSet{{Name: "testdata/fold", Glob: "testdata/fold/*.jsonl", GoldenDir: "testdata/fold"}}
 	for _, fs := range fixtureSets {
-		sets = append(sets, struct{ glob, goldenDir string }{fs.path("captured", "*.jsonl"), fs.path("captured-golden")})
+		sets = append(sets, foldtest.FixtureSet{Name: filepath.ToSlash(fs.path("captured")), Glob: fs.path("captured", "*.jsonl"), GoldenDir: fs.path("captured-golden")})
 	}
-	for _, set := range sets {
-		paths, err := filepath.Glob(set.glob)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range paths {
-			if strings.HasSuffix(p, ".hooks.jsonl") {
-				continue // hook event logs captured beside the transcript
-			}
-			name := strings.TrimSuffix(filepath.Base(p), ".jsonl")
-			out = append(out, foldFixture{
-				name:   filepath.ToSlash(filepath.Dir(p)) + "/" + name,
-				path:   p,
-				golden: filepath.Join(set.goldenDir, name+".golden.json"),
-			})
-		}
-	}
-	if len(out) < 10 {
-		t.Fatalf("found %d foldFixtures; want the hand-written set at least", len(out))
-	}
-	return out
-}
-
-func readFoldFixture(t testing.TB, p string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return foldtest.Fixtures(t, 10, sets...)
 }
 
 func TestFoldGolden(t *testing.T) {
 	for _, fx := range foldFixtures(t) {
-		t.Run(fx.name, func(t *testing.T) {
-			got := foldSnapshotJSON(t, foldSnapshotOf(foldAll(readFoldFixture(t, fx.path))))
-			if *updateFold {
-				if err := os.MkdirAll(filepath.Dir(fx.golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(fx.golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(fx.golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestFoldGolden -%s to create it)", err, updateFlag)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("fold of %s differs from %s (rerun with -%s after checking the change):\n%s",
-					fx.path, fx.golden, updateFlag, foldFirstDiff(string(got), string(want)))
-			}
+		t.Run(fx.Name, func(t *testing.T) {
+			got := foldtest.SnapshotJSON(t, foldtest.SnapshotOf(foldAll(foldtest.ReadFixture(t, fx.Path))))
+			foldtest.Golden(t, got, fx.Path, fx.Golden, *updateFold, updateFlag)
 		})
 	}
-}
-
-// foldFirstDiff shows the first differing line of two texts.
-func foldFirstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < max(len(g), len(w)); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return "line " + strconv.Itoa(i+1) + ":\n got  " + gl + "\n want " + wl
-		}
-	}
-	return "(no line differs)"
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit/foldtest"
 )
 
 // volatileRE matches what differs between two captures of the same
@@ -70,7 +71,7 @@ func TestFoldAgreesAcrossVersions(t *testing.T) {
 			t.Run(set.version+"/"+name, func(t *testing.T) {
 				got := foldShape(t, set.path("captured", name))
 				if strings.Join(got, "\n") != strings.Join(want, "\n") {
-					t.Errorf("%s folds differently on %s than on %s:\n%s", name, set.version, base.version, foldFirstDiff(strings.Join(got, "\n"), strings.Join(want, "\n")))
+					t.Errorf("%s folds differently on %s than on %s:\n%s", name, set.version, base.version, foldtest.FirstDiff(strings.Join(got, "\n"), strings.Join(want, "\n")))
 				}
 			})
 		}
@@ -118,10 +119,10 @@ func TestFoldNewerTranscriptFields(t *testing.T) {
 					t.Errorf("the %s capture has no %s: the CLI changed again; update docs/cli-versions.md", set.version, f)
 				}
 			}
-			with := foldSnapshotJSON(t, foldSnapshotOf(foldAll(b)))
-			without := foldSnapshotJSON(t, foldSnapshotOf(foldAll([]byte(strings.Join(stripped, "\n")+"\n"))))
+			with := foldtest.SnapshotJSON(t, foldtest.SnapshotOf(foldAll(b)))
+			without := foldtest.SnapshotJSON(t, foldtest.SnapshotOf(foldAll([]byte(strings.Join(stripped, "\n")+"\n"))))
 			if string(with) != string(without) {
-				t.Errorf("the fold reads the newer fields:\n%s", foldFirstDiff(string(with), string(without)))
+				t.Errorf("the fold reads the newer fields:\n%s", foldtest.FirstDiff(string(with), string(without)))
 			}
 		})
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lab/internal/foldkit/foldtest"
 )
 
 // TestParseCapturedPanes parses every pane the real CLI drew during the
@@ -52,7 +54,7 @@ func TestParseCapturedPanes(t *testing.T) {
 				t.Fatalf("%v (run with -update to create it)", err)
 			}
 			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("parse of %s differs from %s:\n%s", p, golden, foldFirstDiff(buf.String(), string(want)))
+				t.Errorf("parse of %s differs from %s:\n%s", p, golden, foldtest.FirstDiff(buf.String(), string(want)))
 			}
 		})
 	}
