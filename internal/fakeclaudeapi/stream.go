@@ -3,10 +3,10 @@ package fakeclaudeapi
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"strings"
 	"time"
+
+	"lab/internal/fakeapi"
 )
 
 // message is a turn with ids assigned, ready to send.
@@ -22,11 +22,11 @@ type sentBlock struct {
 }
 
 func (s *Server) materialize(t turn) message {
-	m := message{id: s.id("msg_")}
+	m := message{id: s.ID("msg_")}
 	for _, b := range t {
 		sb := sentBlock{outBlock: b}
 		if b.kind == "tool_use" {
-			sb.id = s.id("toolu_")
+			sb.id = s.ID("toolu_")
 			in, err := json.Marshal(b.input)
 			if err != nil {
 				panic(err) // scripts are static Go values
@@ -103,7 +103,7 @@ func (m message) json(model string, inTokens int) map[string]any {
 // out a word at a time with delay between; everything else in a few
 // chunks, as the real API does.
 func (m message) stream(st *stream, model string, inTokens int, delay time.Duration) error {
-	err := st.send("message_start", map[string]any{"type": "message_start", "message": map[string]any{
+	err := st.Send("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": m.id, "type": "message", "role": "assistant", "model": model, "content": []any{},
 		"stop_reason": nil, "stop_sequence": nil, "usage": usage(inTokens, 1),
 	}})
@@ -111,24 +111,24 @@ func (m message) stream(st *stream, model string, inTokens int, delay time.Durat
 		return err
 	}
 	for i, b := range m.blocks {
-		if err := st.send("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": b.start()}); err != nil {
+		if err := st.Send("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": b.start()}); err != nil {
 			return err
 		}
 		var deltas []map[string]any
 		switch b.kind {
 		case "tool_use":
-			for _, c := range chunks(b.input, 3) {
+			for _, c := range fakeapi.Chunks(b.input, 3) {
 				deltas = append(deltas, map[string]any{"type": "input_json_delta", "partial_json": c})
 			}
 		case "thinking":
-			for _, c := range chunks(b.text, 2) {
+			for _, c := range fakeapi.Chunks(b.text, 2) {
 				deltas = append(deltas, map[string]any{"type": "thinking_delta", "thinking": c})
 			}
 			deltas = append(deltas, map[string]any{"type": "signature_delta", "signature": signature})
 		default:
-			parts := chunks(b.text, 2)
+			parts := fakeapi.Chunks(b.text, 2)
 			if b.slow {
-				parts = words(b.text)
+				parts = fakeapi.Words(b.text)
 			}
 			for _, c := range parts {
 				deltas = append(deltas, map[string]any{"type": "text_delta", "text": c})
@@ -136,94 +136,30 @@ func (m message) stream(st *stream, model string, inTokens int, delay time.Durat
 		}
 		for _, d := range deltas {
 			if b.slow {
-				if err := st.sleep(delay); err != nil {
+				if err := st.Sleep(delay); err != nil {
 					return err
 				}
 			}
-			if err := st.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": d}); err != nil {
+			if err := st.Send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": d}); err != nil {
 				return err
 			}
 		}
-		if err := st.send("content_block_stop", map[string]any{"type": "content_block_stop", "index": i}); err != nil {
+		if err := st.Send("content_block_stop", map[string]any{"type": "content_block_stop", "index": i}); err != nil {
 			return err
 		}
 	}
-	if err := st.send("message_delta", map[string]any{"type": "message_delta",
+	if err := st.Send("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": m.stopReason(), "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": m.outputTokens()}}); err != nil {
 		return err
 	}
-	return st.send("message_stop", map[string]any{"type": "message_stop"})
+	return st.Send("message_stop", map[string]any{"type": "message_stop"})
 }
 
-// chunks cuts s into at most n pieces of about equal size, on rune
-// boundaries.
-func chunks(s string, n int) []string {
-	if s == "" {
-		return nil
-	}
-	r := []rune(s)
-	size := (len(r) + n - 1) / n
-	var out []string
-	for i := 0; i < len(r); i += size {
-		out = append(out, string(r[i:min(i+size, len(r))]))
-	}
-	return out
-}
-
-// words cuts s after each space, keeping every byte.
-func words(s string) []string {
-	var out []string
-	for s != "" {
-		i := strings.IndexByte(s, ' ')
-		if i < 0 {
-			out = append(out, s)
-			break
-		}
-		out = append(out, s[:i+1])
-		s = s[i+1:]
-	}
-	return out
-}
-
-// stream writes server-sent events, flushing each.
-type stream struct {
-	w   http.ResponseWriter
-	ctx context.Context
-	rc  *http.ResponseController
-}
+// stream writes the Messages API's server-sent events: named events,
+// their request id in request-id.
+type stream = fakeapi.SSE
 
 func newStream(w http.ResponseWriter, ctx context.Context) *stream {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("request-id", "req_lab_scripted")
-	w.WriteHeader(http.StatusOK)
-	return &stream{w: w, ctx: ctx, rc: http.NewResponseController(w)}
-}
-
-func (st *stream) send(event string, data any) error {
-	if err := st.ctx.Err(); err != nil {
-		return err
-	}
-	b, err := json.Marshal(data)
-	if err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintf(st.w, "event: %s\ndata: %s\n\n", event, b); err != nil {
-		return err
-	}
-	return st.rc.Flush()
-}
-
-// sleep pauses for d unless the client goes away first.
-func (st *stream) sleep(d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-st.ctx.Done():
-		return st.ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return fakeapi.NewSSE(w, ctx, "request-id")
 }

@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"lab/internal/fakeapi"
 )
 
 // ScenarioInfo describes one scripted scenario for docs and the demo. A
@@ -78,39 +80,10 @@ func Scenarios() []ScenarioInfo {
 	return out
 }
 
-// pickScenario returns the scenario whose keyword the prompt contains, the
-// longest keyword winning, else the text scenario.
+// pickScenario returns the scenario whose keyword the prompt contains as
+// a whole word, the longest keyword winning, else the text scenario.
 func pickScenario(prompt string) *scenario {
-	var best *scenario
-	for i := range scenarios {
-		s := &scenarios[i]
-		if containsKeyword(prompt, s.Keyword) && (best == nil || len(s.Keyword) > len(best.Keyword)) {
-			best = s
-		}
-	}
-	if best == nil {
-		return &scenarios[0]
-	}
-	return best
-}
-
-// containsKeyword reports whether kw occurs in s as a whole word.
-func containsKeyword(s, kw string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], kw)
-		if j < 0 {
-			return false
-		}
-		end := i + j + len(kw)
-		if end == len(s) || !isWordByte(s[end]) {
-			return true
-		}
-		i = end
-	}
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	return &scenarios[fakeapi.PickScenario(prompt, scenarios, func(s *scenario) string { return s.Keyword })]
 }
 
 func text(s string) outItem { return outItem{kind: "text", text: s} }

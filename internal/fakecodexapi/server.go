@@ -32,18 +32,15 @@
 package fakecodexapi
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
+
+	"lab/internal/fakeapi"
 )
 
 // Options tune the server. The zero value is usable.
@@ -58,19 +55,13 @@ type Options struct {
 }
 
 // Server is the scripted API. It is an http.Handler; Start and Serve also
-// serve it on a listener of its own.
+// serve it on a listener of its own, whose URL()+"/v1" is the CLI's
+// provider base_url. fakeapi.Base records its requests (Requests, Wait)
+// and makes its ids.
 type Server struct {
+	fakeapi.Base[Request]
 	opts Options
 	log  *slog.Logger
-
-	mu      sync.Mutex
-	reqs    []Request
-	changed chan struct{} // closed and replaced whenever reqs grows
-	nextID  int
-	salt    string // random per server, so ids stay unique across restarts
-
-	ln  net.Listener
-	srv *http.Server
 }
 
 // New returns a server with opts applied.
@@ -85,116 +76,21 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{opts: opts, log: log, changed: make(chan struct{}), salt: randomAlnum(6)}
+	return &Server{Base: fakeapi.NewBase[Request]("fakecodexapi", log), opts: opts, log: log}
 }
 
 // Start serves on addr (e.g. "127.0.0.1:0") until Close.
-func (s *Server) Start(addr string) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("fakecodexapi: listen %s: %w", addr, err)
-	}
-	return s.Serve(ln)
-}
+func (s *Server) Start(addr string) error { return s.Listen(addr, s) }
 
 // Serve serves on ln (which it owns from now on) until Close.
-func (s *Server) Serve(ln net.Listener) error {
-	s.mu.Lock()
-	if s.srv != nil {
-		s.mu.Unlock()
-		ln.Close()
-		return errors.New("fakecodexapi: already serving")
-	}
-	s.ln = ln
-	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	srv := s.srv
-	s.mu.Unlock()
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			s.log.Error("fakecodexapi: serve", "err", err)
-		}
-	}()
-	return nil
-}
-
-// URL is the server's base URL ("http://127.0.0.1:PORT"), or "" before
-// Start. The CLI's provider base_url is URL()+"/v1".
-func (s *Server) URL() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ln == nil {
-		return ""
-	}
-	return "http://" + s.ln.Addr().String()
-}
-
-// Close stops serving, cutting open streams.
-func (s *Server) Close() error {
-	s.mu.Lock()
-	srv := s.srv
-	s.mu.Unlock()
-	if srv == nil {
-		return nil
-	}
-	return srv.Close()
-}
-
-// Requests returns a copy of every request received so far, oldest first.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.reqs...)
-}
-
-// Wait returns the first request, received before or after the call, for
-// which match returns true; it gives up when ctx ends.
-func (s *Server) Wait(ctx context.Context, match func(Request) bool) (Request, error) {
-	seen := 0
-	for {
-		s.mu.Lock()
-		reqs, changed := s.reqs[seen:], s.changed
-		seen = len(s.reqs)
-		s.mu.Unlock()
-		for _, r := range reqs {
-			if match(r) {
-				return r, nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return Request{}, fmt.Errorf("fakecodexapi: no matching request: %w", ctx.Err())
-		case <-changed:
-		}
-	}
-}
+func (s *Server) Serve(ln net.Listener) error { return s.ServeOn(ln, s) }
 
 // record appends r, numbering it, and wakes waiters.
 func (s *Server) record(r *Request) {
-	s.mu.Lock()
-	r.Seq = len(s.reqs) + 1
-	s.reqs = append(s.reqs, *r)
-	close(s.changed)
-	s.changed = make(chan struct{})
-	s.mu.Unlock()
-}
-
-// id returns a fresh identifier with prefix, unique within the server and
-// shaped like the real API's (a prefix and 24 alphanumerics).
-func (s *Server) id(prefix string) string {
-	s.mu.Lock()
-	s.nextID++
-	n := s.nextID
-	s.mu.Unlock()
-	return fmt.Sprintf("%s01%s%016d", prefix, s.salt, n)
-}
-
-func randomAlnum(n int) string {
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = alphabet[rand.IntN(len(alphabet))]
-	}
-	return string(b)
+	s.Record(func(seq int) Request {
+		r.Seq = seq
+		return *r
+	})
 }
 
 // maxBody bounds a request body; the CLI's requests carry the whole

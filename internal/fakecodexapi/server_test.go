@@ -333,38 +333,6 @@ func TestSlowStreamStopsWhenTheClientLeaves(t *testing.T) {
 	}
 }
 
-func TestWaitSeesPastAndFutureRequests(t *testing.T) {
-	s := New(Options{})
-	if err := s.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if !strings.HasPrefix(s.URL(), "http://127.0.0.1:") {
-		t.Fatalf("got URL %q; want http://127.0.0.1:port", s.URL())
-	}
-	readStream(t, post(t, s.URL(), body(msg("user", "first"))))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	r, err := s.Wait(ctx, func(r Request) bool { return r.Prompt == "first" })
-	if err != nil || r.Seq != 1 {
-		t.Fatalf("got %+v, %v; want the first request", r, err)
-	}
-	waited := make(chan Request, 1)
-	go func() {
-		r, _ := s.Wait(ctx, func(r Request) bool { return r.Prompt == "second" })
-		waited <- r
-	}()
-	readStream(t, post(t, s.URL(), body(msg("user", "second"))))
-	if got := <-waited; got.Seq != 2 {
-		t.Fatalf("got %+v; want the second request", got)
-	}
-	short, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel2()
-	if _, err := s.Wait(short, func(r Request) bool { return false }); err == nil {
-		t.Fatal("got a match for an impossible predicate; want a timeout error")
-	}
-}
-
 func TestScenariosAreDocumentedAndReachable(t *testing.T) {
 	seen := map[string]bool{}
 	for _, si := range Scenarios() {

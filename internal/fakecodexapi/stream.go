@@ -2,11 +2,11 @@ package fakecodexapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
+
+	"lab/internal/fakeapi"
 )
 
 // response is a turn with ids assigned, ready to send.
@@ -23,18 +23,18 @@ type sentItem struct {
 }
 
 func (s *Server) materialize(t turn) response {
-	r := response{id: s.id("resp_")}
+	r := response{id: s.ID("resp_")}
 	for _, it := range t {
 		si := sentItem{outItem: it}
 		switch it.kind {
 		case "function_call":
-			si.id, si.callID, si.args = s.id("fc_"), s.id("call_"), mustJSON(it.args)
+			si.id, si.callID, si.args = s.ID("fc_"), s.ID("call_"), mustJSON(it.args)
 		case "custom_tool_call":
-			si.id, si.callID = s.id("ctc_"), s.id("call_")
+			si.id, si.callID = s.ID("ctc_"), s.ID("call_")
 		case "reasoning":
-			si.id = s.id("rs_")
+			si.id = s.ID("rs_")
 		default:
-			si.id = s.id("msg_")
+			si.id = s.ID("msg_")
 		}
 		r.items = append(r.items, si)
 	}
@@ -118,23 +118,23 @@ func (r response) stream(st *stream, model string, delay time.Duration) error {
 		var deltas []map[string]any
 		switch it.kind {
 		case "function_call":
-			for _, c := range chunks(it.args, 3) {
+			for _, c := range fakeapi.Chunks(it.args, 3) {
 				deltas = append(deltas, map[string]any{"type": "response.function_call_arguments.delta", "item_id": it.id, "output_index": i, "delta": c})
 			}
 		case "custom_tool_call":
-			for _, c := range chunks(it.text, 3) {
+			for _, c := range fakeapi.Chunks(it.text, 3) {
 				deltas = append(deltas, map[string]any{"type": "response.custom_tool_call_input.delta", "item_id": it.id, "output_index": i, "delta": c})
 			}
 		case "reasoning":
 			deltas = append(deltas, map[string]any{"type": "response.reasoning_summary_part.added", "item_id": it.id, "output_index": i, "summary_index": 0,
 				"part": map[string]any{"type": "summary_text", "text": ""}})
-			for _, c := range chunks(it.text, 2) {
+			for _, c := range fakeapi.Chunks(it.text, 2) {
 				deltas = append(deltas, map[string]any{"type": "response.reasoning_summary_text.delta", "item_id": it.id, "output_index": i, "summary_index": 0, "delta": c})
 			}
 		default:
-			parts := chunks(it.text, 2)
+			parts := fakeapi.Chunks(it.text, 2)
 			if it.slow {
-				parts = words(it.text)
+				parts = fakeapi.Words(it.text)
 			}
 			for _, c := range parts {
 				deltas = append(deltas, map[string]any{"type": "response.output_text.delta", "item_id": it.id, "output_index": i, "content_index": 0, "delta": c})
@@ -142,7 +142,7 @@ func (r response) stream(st *stream, model string, delay time.Duration) error {
 		}
 		for _, d := range deltas {
 			if it.slow {
-				if err := st.sleep(delay); err != nil {
+				if err := st.Sleep(delay); err != nil {
 					return err
 				}
 			}
@@ -157,78 +157,20 @@ func (r response) stream(st *stream, model string, delay time.Duration) error {
 	return st.send(map[string]any{"type": "response.completed", "response": r.object("completed", model)})
 }
 
-// chunks cuts s into at most n pieces of about equal size, on rune
-// boundaries.
-func chunks(s string, n int) []string {
-	if s == "" {
-		return nil
-	}
-	r := []rune(s)
-	size := (len(r) + n - 1) / n
-	var out []string
-	for i := 0; i < len(r); i += size {
-		out = append(out, string(r[i:min(i+size, len(r))]))
-	}
-	return out
-}
-
-// words cuts s after each space, keeping every byte.
-func words(s string) []string {
-	var out []string
-	for s != "" {
-		i := strings.IndexByte(s, ' ')
-		if i < 0 {
-			out = append(out, s)
-			break
-		}
-		out = append(out, s[:i+1])
-		s = s[i+1:]
-	}
-	return out
-}
-
-// stream writes server-sent events, flushing each.
+// stream writes the Responses API's server-sent events: each named after
+// its type and numbered, their request id in x-request-id.
 type stream struct {
-	w   http.ResponseWriter
-	ctx context.Context
-	rc  *http.ResponseController
+	*fakeapi.SSE
 	seq int
 }
 
 func newStream(w http.ResponseWriter, ctx context.Context) *stream {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("x-request-id", "req_lab_scripted")
-	w.WriteHeader(http.StatusOK)
-	return &stream{w: w, ctx: ctx, rc: http.NewResponseController(w)}
+	return &stream{SSE: fakeapi.NewSSE(w, ctx, "x-request-id")}
 }
 
 // send writes one event named after its type, numbering it.
 func (st *stream) send(ev map[string]any) error {
-	if err := st.ctx.Err(); err != nil {
-		return err
-	}
 	ev["sequence_number"] = st.seq
 	st.seq++
-	b, err := json.Marshal(ev)
-	if err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintf(st.w, "event: %s\ndata: %s\n\n", ev["type"], b); err != nil {
-		return err
-	}
-	return st.rc.Flush()
-}
-
-// sleep pauses for d unless the client goes away first.
-func (st *stream) sleep(d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-st.ctx.Done():
-		return st.ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return st.Send(fmt.Sprint(ev["type"]), ev)
 }

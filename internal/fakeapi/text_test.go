@@ -1,0 +1,41 @@
+package fakeapi
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestPickScenario(t *testing.T) {
+	kws := []string{"lab:text", "lab:form", "lab:form3", "lab:plan"}
+	pick := func(prompt string) string {
+		return kws[PickScenario(prompt, kws, func(s *string) string { return *s })]
+	}
+	for prompt, want := range map[string]string{
+		"lab:form3 please":        "lab:form3",
+		"lab:form, then lab:plan": "lab:form",
+		"a lab:form3x prompt":     "lab:text",
+		"nothing":                 "lab:text",
+		"do lab:plan.":            "lab:plan",
+	} {
+		if got := pick(prompt); got != want {
+			t.Errorf("%q picked %s; want %s", prompt, got, want)
+		}
+	}
+}
+
+func TestChunksAndWords(t *testing.T) {
+	s := "ünïcode text in pieces"
+	for n := 1; n <= 5; n++ {
+		c := Chunks(s, n)
+		if strings.Join(c, "") != s || len(c) > n {
+			t.Errorf("Chunks(%d) = %q", n, c)
+		}
+	}
+	if Chunks("", 3) != nil {
+		t.Error("Chunks of nothing is not empty")
+	}
+	if got := Words("a few  words"); !slices.Equal(got, []string{"a ", "few ", " ", "words"}) {
+		t.Errorf("Words = %q", got)
+	}
+}
