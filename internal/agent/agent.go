@@ -28,9 +28,11 @@
 // What the adapters share lives beside them: internal/foldkit (the fold's
 // machinery: held lines, the message stream and its seqs, calls, pending
 // dialogs, state, the desync warning; each Fold embeds it and supplies
-// only its peek and line rules), internal/hookspool (the hook command and
-// the spool folder reader), internal/jsonscan (the JSON scanner the folds
-// use), internal/udiff (unified diffs).
+// only its peek and line rules), internal/clikit (what they share outside
+// the fold: answer checks, pane text, the recipe builder, finding the
+// binary and asking its version, session-file heads), internal/hookspool
+// (the hook command and the spool folder reader), internal/jsonscan (the
+// JSON scanner the folds use), internal/udiff (unified diffs).
 //
 // The seam grew twice for the second adapter: Command.Opening with
 // Step.Until (Codex enters Plan mode only by a key, which it may drop),
