@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"lab/internal/clitest"
 	"lab/internal/fakeclaudeapi"
 )
 
@@ -34,13 +35,13 @@ var permissionCaptures = []captureCase{
 			c.paste("Use mkdir instead")
 			c.keys("Enter")
 		},
-		done:   has(`tool_result (error) for Bash`, `"turn_duration"`),
+		done:   clitest.Has(`tool_result (error) for Bash`, `"turn_duration"`),
 		expect: []string{`"userFeedback":"Use mkdir instead"`, `"decision":"reject","source":"user_reject"`, `"toolDenialKind":"user-rejected"`},
 	},
 	{
 		name: "permission_declined", mode: "manual", prompt: "lab:permission make a file", picker: "Do you want to proceed?",
 		drive:  func(c *captureRun) { c.keys("Escape") },
-		done:   has(`[Request interrupted by user for tool use]`),
+		done:   clitest.Has(`[Request interrupted by user for tool use]`),
 		expect: []string{`"toolUseResult":"User rejected tool use"`, `"toolDenialKind":"user-rejected"`},
 	},
 	{

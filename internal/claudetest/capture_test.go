@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"lab/internal/claude"
+	"lab/internal/clitest"
 	"lab/internal/fakeclaudeapi"
 )
 
@@ -55,20 +56,9 @@ func (c *captureRun) settled(want string) {
 	c.WaitPaneSettled(c.target, want, 300*time.Millisecond, 30*time.Second)
 }
 
-func has(subs ...string) func(string) bool {
-	return func(s string) bool {
-		for _, sub := range subs {
-			if !strings.Contains(s, sub) {
-				return false
-			}
-		}
-		return true
-	}
-}
-
 // echoed is the done check for scenarios that end with the scripted
 // model's echo of a tool result: it ends the turn.
-var echoed = has(`tool_result for `, `"turn_duration"`)
+var echoed = clitest.Has(`tool_result for `, `"turn_duration"`)
 
 var captureCases = []captureCase{
 	{
@@ -146,37 +136,37 @@ var captureCases = []captureCase{
 			c.paste("Please add tests first")
 			c.keys("Enter")
 		},
-		done:   has(`the user said:\nPlease add tests first`, `tool_result (error) for ExitPlanMode`, `"turn_duration"`),
+		done:   clitest.Has(`the user said:\nPlease add tests first`, `tool_result (error) for ExitPlanMode`, `"turn_duration"`),
 		expect: []string{`"toolDenialKind":"user-rejected"`},
 	},
 	{
 		name: "single_declined", prompt: "lab:single which database?", picker: "Which database should we use?",
 		drive:  func(c *captureRun) { c.keys("Escape") },
-		done:   has(`[Request interrupted by user for tool use]`),
+		done:   clitest.Has(`[Request interrupted by user for tool use]`),
 		expect: []string{`"toolUseResult":"User rejected tool use"`, `"toolDenialKind":"user-rejected"`, `"is_error":true`},
 	},
 	{
 		name: "interrupted", prompt: "lab:slow tell me a long story", picker: "word3 ",
 		drive:  func(c *captureRun) { c.keys("Escape") },
-		done:   has(`[Request interrupted by user]`),
+		done:   clitest.Has(`[Request interrupted by user]`),
 		expect: []string{`Streaming slowly: word1 `},
 	},
 	{
 		name: "single_pending", prompt: "lab:single which database?", picker: "Which database should we use?",
 		drive:  func(c *captureRun) {},
-		done:   has(`"name":"AskUserQuestion"`),
+		done:   clitest.Has(`"name":"AskUserQuestion"`),
 		expect: []string{`"name":"AskUserQuestion"`},
 	},
 	{
 		name: "plan_pending", mode: "plan", prompt: "lab:plan add a greeting", picker: "Would you like to proceed?",
 		drive:  func(c *captureRun) {},
-		done:   has(`"name":"ExitPlanMode"`),
+		done:   clitest.Has(`"name":"ExitPlanMode"`),
 		expect: []string{`"name":"ExitPlanMode"`},
 	},
 	{
 		name: "permission_pending", mode: "manual", prompt: "lab:permission make a file", picker: "Do you want to proceed?",
 		drive:  func(c *captureRun) {},
-		done:   has(`touch lab-permission-probe.txt`),
+		done:   clitest.Has(`touch lab-permission-probe.txt`),
 		expect: []string{`"name":"Bash"`},
 	},
 	{
@@ -186,7 +176,7 @@ var captureCases = []captureCase{
 	},
 	{
 		name: "thinking", prompt: "lab:think about it",
-		done:   has(`I thought about it`, `"turn_duration"`),
+		done:   clitest.Has(`I thought about it`, `"turn_duration"`),
 		expect: []string{`"type":"thinking"`},
 	},
 }
@@ -273,9 +263,9 @@ func captureOne(t *testing.T, cc captureCase, out, hooksOut string) {
 			t.Errorf("transcript lacks %s", want)
 		}
 	}
-	write(t, filepath.Join(out, cc.name+".jsonl"), text)
+	clitest.WriteText(t, filepath.Join(out, cc.name+".jsonl"), text)
 	if pane != "" {
-		write(t, filepath.Join(out, cc.name+".pane.txt"), norm(pane))
+		clitest.WriteText(t, filepath.Join(out, cc.name+".pane.txt"), norm(pane))
 	}
 	// The session's hook payloads, in order.
 	ents, _ := os.ReadDir(spoolDir)
@@ -292,7 +282,7 @@ func captureOne(t *testing.T, cc captureCase, out, hooksOut string) {
 		hooks.WriteString(norm(string(bytes.TrimSpace(b))))
 		hooks.WriteByte('\n')
 	}
-	write(t, filepath.Join(out, cc.name+".hooks.jsonl"), hooks.String())
+	clitest.WriteText(t, filepath.Join(out, cc.name+".hooks.jsonl"), hooks.String())
 	// Pin single payloads the spool tests read.
 	switch cc.name {
 	case "single_pending", "plan_pending":
@@ -300,12 +290,12 @@ func captureOne(t *testing.T, cc captureCase, out, hooksOut string) {
 			t.Fatalf("got %d pending in the spool; want 1", len(st.Pending))
 		}
 		tool := strings.ToLower(st.Pending[0].ToolName)
-		write(t, filepath.Join(hooksOut, "pretooluse_"+tool+".json"), norm(string(st.Pending[0].Raw)))
-		write(t, filepath.Join(hooksOut, "sessionstart.json"), norm(rawOf(t, spoolDir, names, claude.HookSessionStart)))
-		write(t, filepath.Join(hooksOut, "userpromptsubmit.json"), norm(rawOf(t, spoolDir, names, claude.HookUserPromptSubmit)))
+		clitest.WriteText(t, filepath.Join(hooksOut, "pretooluse_"+tool+".json"), norm(string(st.Pending[0].Raw)))
+		clitest.WriteText(t, filepath.Join(hooksOut, "sessionstart.json"), norm(rawOf(t, spoolDir, names, claude.HookSessionStart)))
+		clitest.WriteText(t, filepath.Join(hooksOut, "userpromptsubmit.json"), norm(rawOf(t, spoolDir, names, claude.HookUserPromptSubmit)))
 	case "single_answered":
-		write(t, filepath.Join(hooksOut, "posttooluse_askuserquestion.json"), norm(rawOf(t, spoolDir, names, claude.HookPostToolUse)))
-		write(t, filepath.Join(hooksOut, "stop.json"), norm(rawOf(t, spoolDir, names, claude.HookStop)))
+		clitest.WriteText(t, filepath.Join(hooksOut, "posttooluse_askuserquestion.json"), norm(rawOf(t, spoolDir, names, claude.HookPostToolUse)))
+		clitest.WriteText(t, filepath.Join(hooksOut, "stop.json"), norm(rawOf(t, spoolDir, names, claude.HookStop)))
 	case "permission_pending":
 		// The permission prompt's notification comes a few seconds after
 		// the prompt shows.
@@ -314,7 +304,7 @@ func captureOne(t *testing.T, cc captureCase, out, hooksOut string) {
 			return st.LastNotification != nil
 		})
 		st, _ = spool.Refresh()
-		write(t, filepath.Join(hooksOut, "notification_permission.json"), norm(string(st.LastNotification.Raw)))
+		clitest.WriteText(t, filepath.Join(hooksOut, "notification_permission.json"), norm(string(st.LastNotification.Raw)))
 	}
 }
 
@@ -356,14 +346,4 @@ func normalizer(r *Rig, runDir string) func(string) string {
 		r.API.URL(), "http://127.0.0.1:8765",
 	)
 	return rep.Replace
-}
-
-func write(t *testing.T, path, s string) {
-	t.Helper()
-	if !strings.HasSuffix(s, "\n") {
-		s += "\n"
-	}
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -11,11 +11,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
 	"lab/internal/claude"
+	"lab/internal/clitest"
 	"lab/internal/fakeclaudeapi"
 	"lab/internal/tmux"
 )
@@ -46,18 +46,11 @@ func CLI(t testing.TB) string {
 // FindCLI is CLI without a test: the binary path or an error that says how
 // to install it.
 func FindCLI() (string, error) {
-	var path string
-	if p := os.Getenv("LAB_CLAUDE_BIN"); p != "" {
-		path = p
-	} else {
-		root, err := ModuleRoot()
-		if err != nil {
-			return "", err
-		}
-		path = filepath.Join(root, InstallPath(claude.PinnedVersion))
+	path, ok, err := clitest.Bin("LAB_CLAUDE_BIN", InstallPath(claude.PinnedVersion))
+	if err != nil {
+		return "", err
 	}
-	fi, err := os.Stat(path)
-	if err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+	if !ok {
 		return "", errors.New("the Claude Code CLI is not installed at " + path + ": run scripts/install-claude.sh (or make claude) for the pinned " + claude.PinnedVersion + ", or point LAB_CLAUDE_BIN at one")
 	}
 	return path, nil
@@ -88,42 +81,14 @@ func InstalledVersion(bin string) string {
 	return ""
 }
 
-// ModuleRoot finds the directory holding go.mod, walking up from the
-// working directory (a test runs in its package's directory).
-func ModuleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("claudetest: no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// ShortTempDir makes a temp dir with a short path, removed at cleanup.
-// tmux sockets must fit in a sockaddr_un (108 bytes), which t.TempDir's
-// long names can overflow.
-func ShortTempDir(t testing.TB, prefix string) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", prefix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Resolve symlinks (macOS /tmp, odd TMPDIRs) so paths compare equal to
-	// what the CLI reports.
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
+// The pieces every real-CLI harness shares (see clitest), under the names
+// the tests that use this harness know them by.
+var (
+	ModuleRoot   = clitest.ModuleRoot
+	ShortTempDir = clitest.ShortTempDir
+	Tmux         = clitest.Tmux
+	Poll         = clitest.Poll
+)
 
 // Home makes an isolated HOME whose ~/.claude.json has onboarding done,
 // APIKey approved and each of trusted marked as a trusted folder.
@@ -153,18 +118,6 @@ func Env(home, baseURL string) map[string]string {
 	}
 }
 
-// Tmux returns a tmux server on a private socket, killed at cleanup.
-func Tmux(t testing.TB) *tmux.Server {
-	t.Helper()
-	s := tmux.New(filepath.Join(ShortTempDir(t, "labtmux"), "sock"))
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		s.KillServer(ctx)
-	})
-	return s
-}
-
 // API starts the scripted model on loopback, closed at cleanup.
 func API(t testing.TB, opts fakeclaudeapi.Options) *fakeclaudeapi.Server {
 	t.Helper()
@@ -176,33 +129,16 @@ func API(t testing.TB, opts fakeclaudeapi.Options) *fakeclaudeapi.Server {
 	return s
 }
 
-// Poll calls cond until it returns true or timeout passes, then fails the
-// test with what it was waiting for.
-func Poll(t testing.TB, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		if cond() {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("claudetest: timed out after %v waiting for %s", timeout, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // Rig is one CLI test setup: the scripted model, an isolated HOME, a
-// trusted working directory and a private tmux server.
+// trusted working directory and a private tmux server, whose panes it
+// drives (clitest.Term).
 type Rig struct {
+	clitest.Term
 	Bin  string
 	API  *fakeclaudeapi.Server
 	Home string
 	Work string // trusted, empty at start
-	Tmux *tmux.Server
 	Env  map[string]string
-	// KeyPause is the pause after each key Keys sends.
-	KeyPause time.Duration
 
 	t testing.TB
 }
@@ -210,14 +146,14 @@ type Rig struct {
 // NewRig builds a Rig. opts tune the scripted model.
 func NewRig(t testing.TB, opts fakeclaudeapi.Options) *Rig {
 	t.Helper()
-	r := &Rig{Bin: CLI(t), t: t, KeyPause: 150 * time.Millisecond}
+	r := &Rig{Bin: CLI(t), t: t}
 	r.Work = filepath.Join(ShortTempDir(t, "labwork"), "work")
 	if err := os.MkdirAll(r.Work, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	r.Home = Home(t, r.Work)
 	r.API = API(t, opts)
-	r.Tmux = Tmux(t)
+	r.Term = clitest.NewTerm(t, Tmux(t), 150*time.Millisecond)
 	r.Env = Env(r.Home, r.API.URL())
 	return r
 }
@@ -235,82 +171,8 @@ func (r *Rig) Spawn(name string, args ...string) {
 	}
 }
 
-// Pane returns the visible pane text of target.
-func (r *Rig) Pane(target string) string {
-	out, _ := r.Tmux.Capture(context.Background(), target)
-	return out
-}
-
-// WaitPane waits until target's pane shows want and returns the pane.
-func (r *Rig) WaitPane(target, want string, timeout time.Duration) string {
-	r.t.Helper()
-	var last string
-	deadline := time.Now().Add(timeout)
-	for {
-		last = r.Pane(target)
-		if strings.Contains(last, want) {
-			return last
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("claudetest: pane %s never showed %q within %v; last:\n%s", target, want, timeout, last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// WaitPaneSettled waits until target's pane shows want and has stopped
-// changing for settle, and returns it. A picker that has just appeared can
-// still be mounting; keys sent into it then have been seen to be lost
-// under load, so drive it only once it is still.
-func (r *Rig) WaitPaneSettled(target, want string, settle, timeout time.Duration) string {
-	r.t.Helper()
-	deadline := time.Now().Add(timeout)
-	var last string
-	var since time.Time
-	for {
-		cur := r.Pane(target)
-		if cur != last {
-			last, since = cur, time.Now()
-		}
-		if strings.Contains(cur, want) && time.Since(since) >= settle {
-			return cur
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("claudetest: pane %s never settled showing %q within %v; last:\n%s", target, want, timeout, last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// Keys sends named keys one per call with KeyPause after each: bursts in
-// one send-keys call have been seen to lose keys.
-func (r *Rig) Keys(target string, keys ...string) {
-	r.t.Helper()
-	for _, k := range keys {
-		if err := r.Tmux.SendKey(context.Background(), target, k); err != nil {
-			r.t.Fatalf("claudetest: key %s: %v", k, err)
-		}
-		time.Sleep(r.KeyPause)
-	}
-}
-
-// Paste types text into target as a bracketed paste, then pauses.
-func (r *Rig) Paste(target, text string) {
-	r.t.Helper()
-	if err := r.Tmux.Paste(context.Background(), target, text); err != nil {
-		r.t.Fatalf("claudetest: paste: %v", err)
-	}
-	time.Sleep(r.KeyPause)
-}
-
 // WaitRequest waits for a request to the scripted model matching match.
 func (r *Rig) WaitRequest(timeout time.Duration, what string, match func(fakeclaudeapi.Request) bool) fakeclaudeapi.Request {
 	r.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	req, err := r.API.Wait(ctx, match)
-	if err != nil {
-		r.t.Fatalf("claudetest: waiting for %s: %v", what, err)
-	}
-	return req
+	return clitest.WaitRequest(r.t, &r.API.Base, timeout, what, match)
 }

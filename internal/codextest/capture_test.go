@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/clitest"
 	"lab/internal/codex"
 	"lab/internal/fakecodexapi"
 )
@@ -60,23 +61,12 @@ func (c *captureRun) settled(want string) string {
 // snap saves the pane once it shows want and holds still.
 func (c *captureRun) snap(name, want string) { c.panes[name] = c.settled(want) }
 
-func has(subs ...string) func(string) bool {
-	return func(s string) bool {
-		for _, sub := range subs {
-			if !strings.Contains(s, sub) {
-				return false
-			}
-		}
-		return true
-	}
-}
-
 // turnDone is the done check of a turn that ends normally.
-var turnDone = has(`"type":"task_complete"`)
+var turnDone = clitest.Has(`"type":"task_complete"`)
 
 // echoed ends when the scripted model's echo of a tool output is in.
 func echoed(tool string) func(string) bool {
-	return has(`tool output for `+tool+`: `, `"type":"task_complete"`)
+	return clitest.Has(`tool output for `+tool+`: `, `"type":"task_complete"`)
 }
 
 var captureCases = []captureCase{
@@ -120,12 +110,12 @@ var captureCases = []captureCase{
 	{
 		name: "single_declined", prompt: "lab:single which database?", picker: "Which database should we use?",
 		drive:  func(c *captureRun) { c.keys("Escape") },
-		done:   has(`"type":"turn_aborted"`),
+		done:   clitest.Has(`"type":"turn_aborted"`),
 		expect: []string{`"output":"aborted by user`, `<turn_aborted>`},
 	},
 	{
 		name: "single_pending", prompt: "lab:single which database?", picker: "Which database should we use?",
-		done: has(`"name":"request_user_input"`), expect: []string{`"name":"request_user_input"`},
+		done: clitest.Has(`"name":"request_user_input"`), expect: []string{`"name":"request_user_input"`},
 	},
 	{
 		name: "permission_approved", prompt: "lab:permission make a file", picker: "Would you like to run the following command?",
@@ -140,12 +130,12 @@ var captureCases = []captureCase{
 			c.snap("row3", "No, and tell Codex")
 			c.keys("Enter")
 		},
-		done:   has(`"type":"turn_aborted"`),
+		done:   clitest.Has(`"type":"turn_aborted"`),
 		expect: []string{`aborted by user"`},
 	},
 	{
 		name: "permission_pending", prompt: "lab:permission make a file", picker: "Would you like to run the following command?",
-		done: has(`"name":"exec_command"`), expect: []string{`"name":"exec_command"`},
+		done: clitest.Has(`"name":"exec_command"`), expect: []string{`"name":"exec_command"`},
 	},
 	{
 		name: "edit_approved", prompt: "lab:edit add a file", picker: "Would you like to make the following edits?",
@@ -156,13 +146,13 @@ var captureCases = []captureCase{
 	{
 		name: "edit_denied", prompt: "lab:edit add a file", picker: "Would you like to make the following edits?",
 		drive:  func(c *captureRun) { c.keys("Escape") },
-		done:   has(`"type":"turn_aborted"`),
+		done:   clitest.Has(`"type":"turn_aborted"`),
 		expect: []string{`"type":"custom_tool_call_output"`, `aborted by user`},
 	},
 	{
 		name: "plan_approved", plan: true, prompt: "lab:plan add a greeting", picker: "Implement this plan?",
 		drive:  func(c *captureRun) { c.keys("Enter") },
-		done:   has(`You said: Implement the plan.`, `"collaboration_mode_kind":"default"`),
+		done:   clitest.Has(`You said: Implement the plan.`, `"collaboration_mode_kind":"default"`),
 		expect: []string{`<proposed_plan>`, `"collaboration_mode_kind":"plan"`},
 	},
 	{
@@ -173,22 +163,22 @@ var captureCases = []captureCase{
 			c.keys("Enter")
 			c.Reply(c.target, "make it smaller", 60*time.Second)
 		},
-		done:   has(`You said: make it smaller`),
+		done:   clitest.Has(`You said: make it smaller`),
 		expect: []string{`<proposed_plan>`},
 	},
 	{
 		name: "plan_pending", plan: true, prompt: "lab:plan add a greeting", picker: "Implement this plan?",
-		done: has(`<proposed_plan>`, `"type":"task_complete"`), expect: []string{`<proposed_plan>`},
+		done: clitest.Has(`<proposed_plan>`, `"type":"task_complete"`), expect: []string{`<proposed_plan>`},
 	},
 	{
 		name: "interrupted", prompt: "lab:slow tell me a long story", picker: "word3 ", streams: true,
 		drive:  func(c *captureRun) { c.keys("Escape") },
-		done:   has(`"type":"turn_aborted"`),
+		done:   clitest.Has(`"type":"turn_aborted"`),
 		expect: []string{`"reason":"interrupted"`},
 	},
 	{
 		name: "resumed", prompt: "lab:text first", resume: "lab:text after resume",
-		done:   has(`You said: lab:text after resume`, `"type":"task_complete"`),
+		done:   clitest.Has(`You said: lab:text after resume`, `"type":"task_complete"`),
 		expect: []string{`You said: lab:text first`},
 	},
 }
@@ -291,12 +281,12 @@ func captureOne(t *testing.T, cc captureCase, out string) {
 			t.Errorf("rollout lacks %s", want)
 		}
 	}
-	write(t, filepath.Join(out, cc.name+".jsonl"), text)
+	clitest.WriteText(t, filepath.Join(out, cc.name+".jsonl"), text)
 	if pane != "" {
-		write(t, filepath.Join(out, cc.name+".pane.txt"), norm(pane))
+		clitest.WriteText(t, filepath.Join(out, cc.name+".pane.txt"), norm(pane))
 	}
 	for name, p := range c.panes {
-		write(t, filepath.Join(out, cc.name+"."+name+".pane.txt"), norm(p))
+		clitest.WriteText(t, filepath.Join(out, cc.name+"."+name+".pane.txt"), norm(p))
 	}
 	// The session's hook payloads, in order.
 	ents, _ := os.ReadDir(spoolDir)
@@ -313,7 +303,7 @@ func captureOne(t *testing.T, cc captureCase, out string) {
 		hooksOut.WriteString(norm(string(bytes.TrimSpace(b))))
 		hooksOut.WriteByte('\n')
 	}
-	write(t, filepath.Join(out, cc.name+".hooks.jsonl"), hooksOut.String())
+	clitest.WriteText(t, filepath.Join(out, cc.name+".hooks.jsonl"), hooksOut.String())
 	t.Logf("%s: %d rollout bytes, %d hook payloads, session %s", cc.name, len(body), len(names), st.SessionID)
 }
 
@@ -338,14 +328,4 @@ func normalizer(r *Rig, runDir string) func(string) string {
 		r.API.URL(), "http://127.0.0.1:8765",
 	)
 	return rep.Replace
-}
-
-func write(t *testing.T, path, s string) {
-	t.Helper()
-	if !strings.HasSuffix(s, "\n") {
-		s += "\n"
-	}
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"lab/internal/agent"
+	"lab/internal/clitest"
 	"lab/internal/codex"
 	"lab/internal/fakecodexapi"
 	"lab/internal/netns"
@@ -58,89 +59,30 @@ func CLI(t testing.TB) string {
 // FindCLI is CLI without a test: the binary path or an error that says how
 // to install it.
 func FindCLI() (string, error) {
-	var path string
-	if p := os.Getenv("LAB_CODEX_BIN"); p != "" {
-		path = p
-	} else {
-		root, err := ModuleRoot()
-		if err != nil {
-			return "", err
-		}
-		path = filepath.Join(root, relBin)
+	path, ok, err := clitest.Bin("LAB_CODEX_BIN", relBin)
+	if err != nil {
+		return "", err
 	}
-	fi, err := os.Stat(path)
-	if err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+	if !ok {
 		return "", errors.New("the Codex CLI " + Version + " is not installed at " + path + ": run scripts/install-codex.sh, or point LAB_CODEX_BIN at it")
 	}
 	return path, nil
 }
 
-// ModuleRoot finds the directory holding go.mod, walking up from the
-// working directory (a test runs in its package's directory).
-func ModuleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("codextest: no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// ShortTempDir makes a temp dir with a short path, removed at cleanup.
-// tmux sockets must fit in a sockaddr_un (108 bytes).
-func ShortTempDir(t testing.TB, prefix string) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", prefix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	return dir
-}
-
-// Tmux returns a tmux server on a private socket, killed at cleanup.
-func Tmux(t testing.TB) *tmux.Server {
-	t.Helper()
-	s := tmux.New(filepath.Join(ShortTempDir(t, "labtmux"), "sock"))
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		s.KillServer(ctx)
-	})
-	return s
-}
-
-// Poll calls cond until it returns true or timeout passes, then fails the
-// test with what it was waiting for.
-func Poll(t testing.TB, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		if cond() {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("codextest: timed out after %v waiting for %s", timeout, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
+// The pieces every real-CLI harness shares (see clitest), under the names
+// the tests that use this harness know them by.
+var (
+	ModuleRoot   = clitest.ModuleRoot
+	ShortTempDir = clitest.ShortTempDir
+	Tmux         = clitest.Tmux
+	Poll         = clitest.Poll
+)
 
 // Rig is one CLI test setup: the scripted model inside a private network
 // namespace, an isolated HOME and CODEX_HOME, a trusted working directory
 // and a private tmux server.
 type Rig struct {
+	clitest.Term
 	Bin       string
 	API       *fakecodexapi.Server
 	NS        *netns.NS
@@ -148,10 +90,7 @@ type Rig struct {
 	CodexHome string // CODEX_HOME, seeded by codex.SeedHome
 	Work      string // trusted, empty at start
 	Outside   string // Work's parent: outside the workspace (the edit scenario writes here)
-	Tmux      *tmux.Server
 	Env       map[string]string
-	// KeyPause is the pause after each key Keys sends.
-	KeyPause time.Duration
 
 	t testing.TB
 }
@@ -159,7 +98,7 @@ type Rig struct {
 // NewRig builds a Rig. opts tune the scripted model.
 func NewRig(t testing.TB, opts fakecodexapi.Options) *Rig {
 	t.Helper()
-	r := &Rig{Bin: CLI(t), t: t, KeyPause: 150 * time.Millisecond}
+	r := &Rig{Bin: CLI(t), t: t}
 	ns, err := netns.New()
 	if err != nil {
 		t.Fatalf("codextest: %v", err)
@@ -190,7 +129,7 @@ func NewRig(t testing.TB, opts fakecodexapi.Options) *Rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Tmux = Tmux(t)
+	r.Term = clitest.NewTerm(t, Tmux(t), 150*time.Millisecond)
 	r.Env = map[string]string{"HOME": r.Home, "CODEX_HOME": r.CodexHome, EnvKey: APIKey}
 	return r
 }
@@ -225,88 +164,10 @@ func (r *Rig) Sessions() []string {
 	return m
 }
 
-// Pane returns the visible pane text of target.
-func (r *Rig) Pane(target string) string {
-	out, _ := r.Tmux.Capture(context.Background(), target)
-	return out
-}
-
-// WaitPane waits until target's pane shows want and returns the pane.
-func (r *Rig) WaitPane(target, want string, timeout time.Duration) string {
-	r.t.Helper()
-	return r.WaitPaneFunc(target, want, timeout, func(p string) bool { return strings.Contains(p, want) })
-}
-
-// WaitPaneFunc waits until ok accepts target's pane and returns the pane.
-func (r *Rig) WaitPaneFunc(target, what string, timeout time.Duration, ok func(string) bool) string {
-	r.t.Helper()
-	var last string
-	deadline := time.Now().Add(timeout)
-	for {
-		last = r.Pane(target)
-		if ok(last) {
-			return last
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("codextest: pane %s never showed %s within %v; last:\n%s", target, what, timeout, last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// WaitPaneSettled waits until target's pane shows want and has stopped
-// changing for settle, and returns it: a picker that has just appeared can
-// still be drawing.
-func (r *Rig) WaitPaneSettled(target, want string, settle, timeout time.Duration) string {
-	r.t.Helper()
-	deadline := time.Now().Add(timeout)
-	var last string
-	var since time.Time
-	for {
-		cur := r.Pane(target)
-		if cur != last {
-			last, since = cur, time.Now()
-		}
-		if strings.Contains(cur, want) && time.Since(since) >= settle {
-			return cur
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("codextest: pane %s never settled showing %q within %v; last:\n%s", target, want, timeout, last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// Keys sends named keys one per call with KeyPause after each.
-func (r *Rig) Keys(target string, keys ...string) {
-	r.t.Helper()
-	for _, k := range keys {
-		if err := r.Tmux.SendKey(context.Background(), target, k); err != nil {
-			r.t.Fatalf("codextest: key %s: %v", k, err)
-		}
-		time.Sleep(r.KeyPause)
-	}
-}
-
-// Paste types text into target as a bracketed paste, then pauses.
-func (r *Rig) Paste(target, text string) {
-	r.t.Helper()
-	if err := r.Tmux.Paste(context.Background(), target, text); err != nil {
-		r.t.Fatalf("codextest: paste: %v", err)
-	}
-	time.Sleep(r.KeyPause)
-}
-
 // WaitRequest waits for a request to the scripted model matching match.
 func (r *Rig) WaitRequest(timeout time.Duration, what string, match func(fakecodexapi.Request) bool) fakecodexapi.Request {
 	r.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	req, err := r.API.Wait(ctx, match)
-	if err != nil {
-		r.t.Fatalf("codextest: waiting for %s: %v", what, err)
-	}
-	return req
+	return clitest.WaitRequest(r.t, &r.API.Base, timeout, what, match)
 }
 
 // PickerGrace is how long a screen must have shown before the player
