@@ -5,6 +5,7 @@
 // its wire format and its scenarios.
 //
 //	server.go  Base: listen, serve, record, wait, ids
+//	options.go Options: the slow scenario's pace, the logger
 //	sse.go     SSE: events written and flushed one by one
 //	text.go    the scenario keyword match, text cut into stream chunks
 //

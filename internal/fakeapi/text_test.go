@@ -39,3 +39,13 @@ func TestChunksAndWords(t *testing.T) {
 		t.Errorf("Words = %q", got)
 	}
 }
+
+func TestOptionsDefaults(t *testing.T) {
+	o := Options{}.WithDefaults()
+	if o.ChunkDelay <= 0 || o.SlowChunks <= 0 || o.Logger == nil {
+		t.Errorf("defaults %+v", o)
+	}
+	if o := (Options{ChunkDelay: 7, SlowChunks: 3}).WithDefaults(); o.ChunkDelay != 7 || o.SlowChunks != 3 {
+		t.Errorf("set options changed: %+v", o)
+	}
+}

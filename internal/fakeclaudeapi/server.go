@@ -45,16 +45,9 @@ import (
 	"lab/internal/fakeapi"
 )
 
-// Options tune the server. The zero value is usable.
-type Options struct {
-	// ChunkDelay is the pause between chunks of the slow scenario
-	// (default 100ms).
-	ChunkDelay time.Duration
-	// SlowChunks is how many words the slow scenario streams (default 100).
-	SlowChunks int
-	// Logger receives a line per request (default: discard).
-	Logger *slog.Logger
-}
+// Options tune the server (see fakeapi.Options). The zero value is
+// usable.
+type Options = fakeapi.Options
 
 // Server is the scripted API. It is an http.Handler; Start also serves it
 // on a listener of its own, whose URL is the base URL to put in
@@ -71,17 +64,8 @@ type Server struct {
 
 // New returns a server with opts applied.
 func New(opts Options) *Server {
-	if opts.ChunkDelay <= 0 {
-		opts.ChunkDelay = 100 * time.Millisecond
-	}
-	if opts.SlowChunks <= 0 {
-		opts.SlowChunks = 100
-	}
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &Server{Base: fakeapi.NewBase[Request]("fakeclaudeapi", log), opts: opts, log: log}
+	opts = opts.WithDefaults()
+	return &Server{Base: fakeapi.NewBase[Request]("fakeclaudeapi", opts.Logger), opts: opts, log: opts.Logger}
 }
 
 // Start serves on addr (e.g. "127.0.0.1:0") until Close.
