@@ -4,10 +4,10 @@
 // events, and picking a scenario by its keyword. Each fake API supplies
 // its wire format and its scenarios.
 //
-//	server.go  Base: listen, serve, record, wait, ids
-//	options.go Options: the slow scenario's pace, the logger
-//	sse.go     SSE: events written and flushed one by one
-//	text.go    the scenario keyword match, text cut into stream chunks
+//	server.go   Base: listen, serve, record, wait, ids
+//	options.go  Options: the slow scenario's pace, the logger
+//	sse.go      SSE: events written and flushed one by one
+//	text.go     the scenario keyword match, text cut into stream chunks
 //
 // It is test and demo machinery: nothing on lab's production paths
 // imports it.
