@@ -80,8 +80,9 @@ func TestHeadCache(t *testing.T) {
 		}
 		return c.Get(p, info, scan)
 	}
-	if get(a) != "first" || get(a) != "first" || scans != 1 {
-		t.Fatalf("scanned %d times; want once while the file is unchanged", scans)
+	first, again := get(a), get(a)
+	if first != "first" || again != "first" || scans != 1 {
+		t.Fatalf("got %q, %q after %d scans; want one scan while the file is unchanged", first, again, scans)
 	}
 	os.WriteFile(a, []byte("second"), 0o644)
 	os.Chtimes(a, time.Now(), time.Now().Add(time.Hour))
