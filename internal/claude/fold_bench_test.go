@@ -53,14 +53,16 @@ func BenchmarkFoldColdFile(b *testing.B) {
 // The lines cycle through a prompt, prose, a tool call and its 4 KB
 // result, so a quarter of them back-patch.
 func BenchmarkFoldAppend(b *testing.B) {
-	lines := make([][]byte, 0, 4096)
-	for i := range 1024 {
-		id := fmt.Sprintf("toolu_bench%06d", i)
-		lines = append(lines,
-			[]byte(fxUser(b, "run the tests again please", nil)),
-			[]byte(fxAssistant(b, "tool_use", fxText("Running them now; this takes a moment."))),
-			[]byte(fxAssistant(b, "tool_use", fxToolUse(id, "Bash", fxObj{"command": "go test ./..."}))),
-			[]byte(fxResult(b, id, string(bytes.Repeat([]byte("ok  \tlab/internal/x\t0.01s\n"), 160)), false, nil)))
-	}
-	foldHarness.Append(b, func(size int64) []byte { return benchTranscript(b, size, false) }, lines)
+	foldHarness.Append(b, func(size int64) []byte { return benchTranscript(b, size, false) }, func(b *testing.B) [][]byte {
+		lines := make([][]byte, 0, 4096)
+		for i := range 1024 {
+			id := fmt.Sprintf("toolu_bench%06d", i)
+			lines = append(lines,
+				[]byte(fxUser(b, "run the tests again please", nil)),
+				[]byte(fxAssistant(b, "tool_use", fxText("Running them now; this takes a moment."))),
+				[]byte(fxAssistant(b, "tool_use", fxToolUse(id, "Bash", fxObj{"command": "go test ./..."}))),
+				[]byte(fxResult(b, id, string(bytes.Repeat([]byte("ok  \tlab/internal/x\t0.01s\n"), 160)), false, nil)))
+		}
+		return lines
+	})
 }

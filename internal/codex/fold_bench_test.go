@@ -52,16 +52,18 @@ func BenchmarkFoldColdFile(b *testing.B) {
 // lines cycle through a prompt, prose, a command call and its 4 KB
 // output, so a quarter of them back-patch.
 func BenchmarkFoldAppend(b *testing.B) {
-	out := "Chunk ID: 1\nWall time: 1.0 seconds\nProcess exited with code 0\nOriginal token count: 900\nOutput:\n" +
-		string(bytes.Repeat([]byte("ok  \tlab/internal/x\t0.01s\n"), 160))
-	lines := make([][]byte, 0, 4096)
-	for i := range 1024 {
-		id := fmt.Sprintf("call_bench%06d", i)
-		lines = append(lines,
-			[]byte(fxUser(b, "run the tests again please", nil)),
-			[]byte(fxAssistant(b, "msg_bench", "Running them now; this takes a moment.")),
-			[]byte(fxCall(b, id, ToolExecCommand, fxObj{"cmd": "go test ./..."})),
-			[]byte(fxOut(b, id, out)))
-	}
-	foldHarness.Append(b, func(size int64) []byte { return benchRollout(b, size, false) }, lines)
+	foldHarness.Append(b, func(size int64) []byte { return benchRollout(b, size, false) }, func(b *testing.B) [][]byte {
+		lines := make([][]byte, 0, 4096)
+		out := "Chunk ID: 1\nWall time: 1.0 seconds\nProcess exited with code 0\nOriginal token count: 900\nOutput:\n" +
+			string(bytes.Repeat([]byte("ok  \tlab/internal/x\t0.01s\n"), 160))
+		for i := range 1024 {
+			id := fmt.Sprintf("call_bench%06d", i)
+			lines = append(lines,
+				[]byte(fxUser(b, "run the tests again please", nil)),
+				[]byte(fxAssistant(b, "msg_bench", "Running them now; this takes a moment.")),
+				[]byte(fxCall(b, id, ToolExecCommand, fxObj{"cmd": "go test ./..."})),
+				[]byte(fxOut(b, id, out)))
+		}
+		return lines
+	})
 }

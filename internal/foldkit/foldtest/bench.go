@@ -98,12 +98,15 @@ func (h Harness[F]) ColdFile(b *testing.B, gen func(hugeLines bool) []byte) {
 // Append measures one appended line on a fold that already holds a 1 MB
 // or a BenchSize file (gen makes one of a size), as the live tailer would
 // feed it, followed by what the live view then asks (state, back-patch
-// mark, the newest window). lines are cycled through.
-func (h Harness[F]) Append(b *testing.B, gen func(size int64) []byte, lines [][]byte) {
+// mark, the newest window). The lines appended, cycled through, are made
+// by lines once the fold holds the file (so they lie after it in memory,
+// as a live tail's do).
+func (h Harness[F]) Append(b *testing.B, gen func(size int64) []byte, makeLines func(b *testing.B) [][]byte) {
 	for _, size := range []int64{1 << 20, BenchSize(b)} {
 		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
 			f := h.New()
 			f.Write(gen(size))
+			lines := makeLines(b)
 			b.ResetTimer()
 			i := 0
 			for b.Loop() {
