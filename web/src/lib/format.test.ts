@@ -1,28 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Run } from "../api";
-import { ago, baseName, cliVersion, cliWarning, needsYou, recentDirs, sortRuns } from "./format";
+import { ago, baseName, cliVersion, cliWarning, recentDirs } from "./format";
 
 const run = (id: string, state: Run["state"], pending: boolean, started: string, cwd = "/w/" + id): Run => ({
   id, cwd, title: id, state, pending, started_at: started,
 });
 
 describe("runs", () => {
-  it("needsYou", () => {
-    expect(needsYou({ state: "question", pending: true })).toBe(true);
-    expect(needsYou({ state: "needs_input", pending: false })).toBe(true);
-    expect(needsYou({ state: "working", pending: false })).toBe(false);
-    expect(needsYou({ state: "ended", pending: false })).toBe(false);
-  });
-  it("sortRuns puts the ones needing you first, ended last", () => {
-    const rs = [
-      run("a", "ended", false, "2026-01-05T00:00:00Z"),
-      run("b", "working", false, "2026-01-04T00:00:00Z"),
-      run("c", "question", true, "2026-01-01T00:00:00Z"),
-      run("d", "working", false, "2026-01-06T00:00:00Z"),
-      run("e", "needs_input", false, "2026-01-02T00:00:00Z"),
-    ];
-    expect(sortRuns(rs).map((r) => r.id)).toEqual(["e", "c", "d", "b", "a"]);
-  });
   it("recentDirs dedupes and orders by recency", () => {
     const rs = [run("a", "ended", false, "2026-01-01T00:00:00Z", "/p/x"), run("b", "ended", false, "2026-01-03T00:00:00Z", "/p/y")];
     const ss = [

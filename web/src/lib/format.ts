@@ -11,17 +11,6 @@ export const stateLabel: Record<State, string> = {
   ended: "ended",
 };
 
-/** needsYou says whether a run waits for the operator. */
-export function needsYou(r: Pick<Run, "state" | "pending">): boolean {
-  return r.pending || r.state === "question" || r.state === "needs_input";
-}
-
-/** sortRuns puts runs that need the operator first, then live ones, newest first within each. */
-export function sortRuns(runs: readonly Run[]): Run[] {
-  const rank = (r: Run) => (needsYou(r) ? 0 : r.state === "ended" ? 2 : 1);
-  return [...runs].sort((a, b) => rank(a) - rank(b) || Date.parse(b.started_at) - Date.parse(a.started_at));
-}
-
 /** ago formats how long before now t was, compactly ("now", "5m", "3h", "2d", or a date). */
 export function ago(t: string | undefined, now = Date.now()): string {
   if (!t) return "";
