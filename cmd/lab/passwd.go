@@ -49,7 +49,7 @@ func runPasswd(ctx context.Context, args []string, env Env) error {
 	if err := db.SetPassword(ctx, pw); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "password set in %s; any browser sessions were signed out\n", DBPath(dir))
+	fmt.Fprintf(env.Stdout, "password set in %s; any browser sessions were signed out and known devices forgotten\n", DBPath(dir))
 	return nil
 }
 

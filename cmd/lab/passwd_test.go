@@ -38,9 +38,14 @@ func TestPasswdFromStdinAndFile(t *testing.T) {
 		t.Fatalf("password from stdin: %v", err)
 	}
 
-	// A file replaces it and signs out browser sessions.
+	// A file replaces it, signs out browser sessions and forgets known
+	// devices.
 	db, _ := OpenStore(context.Background(), e.state)
 	session, _, err := db.CreateLoginSession(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	device, _, err := db.RememberDevice(context.Background(), "")
 	db.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +75,12 @@ func TestPasswdFromStdinAndFile(t *testing.T) {
 	defer db.Close()
 	if _, err := db.LoginSession(context.Background(), session); conv.KindOf(err) != conv.EUnauthorized {
 		t.Fatalf("browser session after passwd: got %v; want signed out", err)
+	}
+	if _, err := db.KnownDevice(context.Background(), device); conv.KindOf(err) != conv.EUnauthorized {
+		t.Fatalf("known device after passwd: got %v; want forgotten", err)
+	}
+	if !strings.Contains(e.stdout.String(), "known devices forgotten") {
+		t.Errorf("stdout %q; want it to say known devices were forgotten", e.stdout)
 	}
 }
 

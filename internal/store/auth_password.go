@@ -121,7 +121,8 @@ func (db *DB) HasPassword(ctx context.Context) (bool, error) {
 
 // SetPassword sets (or replaces) the operator password, hashing it with
 // DefaultArgon2Params. Replacing the password signs out every browser
-// session and voids any setup token: whoever knew the old one is out.
+// session, forgets every known device and voids any setup token: whoever
+// knew the old one is out, and no device keeps its own login allowance.
 // Returns conv.EInvalid for an unacceptable password.
 func (db *DB) SetPassword(ctx context.Context, password string) error {
 	encoded, err := HashPassword(password, DefaultArgon2Params)
@@ -151,6 +152,7 @@ func (db *DB) SetPasswordHash(ctx context.Context, encoded string) error {
 		  ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, updated_at = excluded.updated_at`,
 			[]any{encoded, db.Now().Unix()}},
 		{`DELETE FROM login_sessions`, nil},
+		{`DELETE FROM known_devices`, nil},
 		{`DELETE FROM setup_tokens`, nil},
 	}
 	for _, s := range stmts {
