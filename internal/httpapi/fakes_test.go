@@ -101,6 +101,9 @@ func (f *fakeRuns) Start(ctx context.Context, req conv.StartRequest) (conv.Run, 
 		r.run.Title, r.run.State = req.Prompt, conv.StateWorking
 		f.append(r, conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Text: req.Prompt})
 	}
+	if req.Title != "" {
+		r.run.Title = req.Title
+	}
 	f.runs[r.run.ID] = r
 	f.broker.Publish(conv.Event{Type: conv.EventRunChanged, RunID: r.run.ID})
 	return r.run, nil

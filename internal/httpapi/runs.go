@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"lab/internal/conv"
 )
@@ -68,11 +70,32 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(req.Cwd) == "" {
 		return conv.Errorf(conv.EInvalid, "cwd is required")
 	}
+	if err := checkTitle(req.Title); err != nil {
+		return err
+	}
 	run, err := s.cfg.Runs.Start(r.Context(), req)
 	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusCreated, run)
+	return nil
+}
+
+// MaxTitleRunes bounds a run's title, as long as a history title can be:
+// a heading, not a second prompt.
+const MaxTitleRunes = 200
+
+// checkTitle refuses a title too long to be one, or with a line break or
+// another control character (it is shown on one line). conv.EInvalid.
+func checkTitle(t string) error {
+	if n := utf8.RuneCountInString(t); n > MaxTitleRunes {
+		return conv.Errorf(conv.EInvalid, "title is %d characters long; at most %d are allowed", n, MaxTitleRunes)
+	}
+	for _, r := range t {
+		if unicode.IsControl(r) {
+			return conv.Errorf(conv.EInvalid, "title contains a control character (U+%04X); it must be one line", r)
+		}
+	}
 	return nil
 }
 

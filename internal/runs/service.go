@@ -116,7 +116,9 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 	// transcript); recording it now makes a second resume of it a conflict
 	// before the CLI is even up.
 	rec.SessionID = req.Resume
-	rec.Title, rec.TitleAuto = promptTitle(req.Title), false
+	// A title given is kept whole (the API bounds it); only one made from
+	// the prompt is cut.
+	rec.Title, rec.TitleAuto = strings.TrimSpace(req.Title), false
 	if rec.Title == "" {
 		rec.Title = promptTitle(req.Prompt)
 	}
