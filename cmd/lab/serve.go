@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,9 @@ type serveConfig struct {
 	LogLevel    string
 	// AllowedHosts are extra Host names to answer to besides loopback's.
 	AllowedHosts []string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client for login rate limits.
+	TrustedProxies []netip.Prefix
 	// CodexJail puts the demo's Codex runs in a network namespace with
 	// only loopback, when the machine allows it.
 	CodexJail bool
@@ -108,6 +112,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.StringVar(&c.BaseURL, "base-url", get("LAB_BASE_URL", ""), "the external URL when behind a proxy, e.g. https://lab.example.org (env LAB_BASE_URL); https makes cookies Secure")
 	fs.BoolVar(&c.SeedTrust, "seed-trust", get("LAB_SEED_TRUST", "true") != "false", "mark a run's folder trusted in ~/.claude.json before starting it (env LAB_SEED_TRUST)")
 	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
+	fs.Var((*proxyList)(&c.TrustedProxies), "trusted-proxies", "comma-separated addresses or CIDR networks of reverse proxies whose X-Forwarded-For names the client (env LAB_TRUSTED_PROXIES; default none); a proxy on this machine connects from 127.0.0.1 or ::1")
 	fs.StringVar(&c.PushSubject, "push-subject", get("LAB_PUSH_SUBJECT", push.DefaultSubject), "contact for Web Push services, mailto:you@example.org or an https URL (env LAB_PUSH_SUBJECT); Apple refuses localhost addresses")
 	fs.Var((*pathList)(&c.FolderRoots), "folder-roots", "colon-separated folders the new-run folder picker may list under (env LAB_FOLDER_ROOTS; default your home)")
 	fs.StringVar(&c.LogLevel, "log-level", get("LAB_LOG_LEVEL", "info"), "debug, info, warn or error")
@@ -119,6 +124,11 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	}
 	if v := env.Getenv("LAB_ALLOWED_HOSTS"); v != "" && len(c.AllowedHosts) == 0 {
 		(*hostList)(&c.AllowedHosts).Set(v)
+	}
+	if v := env.Getenv("LAB_TRUSTED_PROXIES"); v != "" && !explicitFlag(fs, "trusted-proxies") {
+		if err := (*proxyList)(&c.TrustedProxies).Set(v); err != nil {
+			return c, fmt.Errorf("LAB_TRUSTED_PROXIES: %w", err)
+		}
 	}
 	if v := env.Getenv("LAB_FOLDER_ROOTS"); v != "" && len(c.FolderRoots) == 0 {
 		(*pathList)(&c.FolderRoots).Set(v)
@@ -316,7 +326,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker}, Continuity: svc,
 		// The demo's browsers may subscribe at a local stand-in service.
 		Push:   &push.Service{DB: db, Keys: keys, Notifier: notifier, AllowHTTP: c.Demo},
-		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts,
+		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts, TrustedProxies: c.TrustedProxies,
 		Scenarios: demoScenarios(c.Demo),
 	})
 	if err != nil {
@@ -434,6 +444,23 @@ func (h *hostList) Set(v string) error {
 		}
 	}
 	return nil
+}
+
+// proxyList collects comma-separated proxy addresses and networks.
+type proxyList []netip.Prefix
+
+func (p *proxyList) String() string {
+	var s []string
+	for _, x := range *p {
+		s = append(s, x.String())
+	}
+	return strings.Join(s, ",")
+}
+
+func (p *proxyList) Set(v string) error {
+	got, err := httpapi.ParseTrustedProxies(v)
+	*p = append(*p, got...)
+	return err
 }
 
 // explicitStateDir reports whether the operator chose the state folder.

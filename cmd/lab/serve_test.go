@@ -413,4 +413,26 @@ func TestParseServeDefaults(t *testing.T) {
 	if err != nil || fmt.Sprint(e.ClaudeEnv) != "[A=1 B=x=y]" || fmt.Sprint(e.AllowedHosts) != "[lab.lan box]" {
 		t.Fatalf("got %+v, %v", e, err)
 	}
+	if e.TrustedProxies != nil {
+		t.Fatalf("trusted proxies by default: %v; want none", e.TrustedProxies)
+	}
+	proxyEnv := Env{Stderr: io.Discard, Getenv: func(k string) string {
+		return map[string]string{"HOME": "/home/op", "LAB_TRUSTED_PROXIES": "10.0.0.0/8"}[k]
+	}}
+	for _, tc := range []struct {
+		args []string
+		env  Env
+		want string
+	}{
+		{[]string{"--trusted-proxies", "127.0.0.1, ::1"}, env, "[127.0.0.1/32 ::1/128]"},
+		{nil, proxyEnv, "[10.0.0.0/8]"},
+		{[]string{"--trusted-proxies", "192.0.2.1"}, proxyEnv, "[192.0.2.1/32]"}, // the flag wins
+	} {
+		if g, err := parseServe(tc.args, tc.env, false); err != nil || fmt.Sprint(g.TrustedProxies) != tc.want {
+			t.Errorf("trusted proxies from %v: got %v, %v; want %s", tc.args, g.TrustedProxies, err, tc.want)
+		}
+	}
+	if _, err := parseServe([]string{"--trusted-proxies", "localhost"}, env, false); err == nil || !strings.Contains(err.Error(), "neither an IP address nor a CIDR") {
+		t.Errorf("--trusted-proxies localhost: got %v; want an error saying what it wants", err)
+	}
 }

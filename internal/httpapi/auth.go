@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"lab/internal/conv"
@@ -109,12 +110,31 @@ func (s *Server) checkCSRF(r *http.Request, sess *store.LoginSession) error {
 }
 
 // checkOrigin refuses a state-changing request a browser sent from another
-// origin. Requests without Origin or Sec-Fetch-Site (scripts) pass.
+// origin: by Sec-Fetch-Site or Origin when the browser sent either, else
+// by a Referer that names another site (some browsers and privacy
+// add-ons drop Origin but keep Referer). A request with none of them (a
+// script) passes.
 func (s *Server) checkOrigin(r *http.Request) error {
 	if err := s.origins.Check(r); err != nil {
 		return conv.Wrap(conv.EForbidden, err, "cross-origin request refused")
 	}
+	if r.Header.Get("Sec-Fetch-Site") != "" || r.Header.Get("Origin") != "" {
+		return nil
+	}
+	if ref := r.Header.Get("Referer"); ref != "" && !s.refersToLab(r, ref) {
+		return conv.Errorf(conv.EForbidden, "cross-origin request refused: the Referer is another site")
+	}
 	return nil
+}
+
+// refersToLab reports whether ref is a page of lab itself: served
+// under the request's Host, or under the declared base URL's origin.
+func (s *Server) refersToLab(r *http.Request, ref string) bool {
+	u, err := url.Parse(ref)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false
+	}
+	return strings.EqualFold(u.Host, r.Host) || (s.baseOrigin != "" && strings.EqualFold(u.Scheme+"://"+u.Host, s.baseOrigin))
 }
 
 // secureCookie: Secure when served over TLS or behind a declared https

@@ -44,12 +44,13 @@ type loginRequest struct {
 }
 
 // login: POST /api/v1/auth/login {password}. Sets the session cookie and
-// answers the new status with its CSRF token.
+// the known-device cookie, and answers the new status with its CSRF token.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if err := s.checkOrigin(r); err != nil {
 		return err
 	}
-	if err := s.limitLogin(r); err != nil {
+	a, err := s.admit(r)
+	if err != nil {
 		return err
 	}
 	var req loginRequest
@@ -59,13 +60,13 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if req.Password == "" {
 		return conv.Errorf(conv.EInvalid, "password is required")
 	}
-	if err := s.store.CheckPassword(r.Context(), req.Password); err != nil {
+	if err := s.hash(r, a, func() error { return s.store.CheckPassword(r.Context(), req.Password) }); err != nil {
 		if conv.KindOf(err) == conv.EUnauthorized {
-			s.log.Warn("failed login", "remote", remoteIP(r))
+			s.log.Warn("failed login", a.logAttrs()...)
 		}
 		return err
 	}
-	return s.startSession(w, r)
+	return s.startSession(w, r, a)
 }
 
 type setupRequest struct {
@@ -79,7 +80,8 @@ func (s *Server) setup(w http.ResponseWriter, r *http.Request) error {
 	if err := s.checkOrigin(r); err != nil {
 		return err
 	}
-	if err := s.limitLogin(r); err != nil {
+	a, err := s.admit(r)
+	if err != nil {
 		return err
 	}
 	var req setupRequest
@@ -89,25 +91,29 @@ func (s *Server) setup(w http.ResponseWriter, r *http.Request) error {
 	if req.SetupToken == "" || req.Password == "" {
 		return conv.Errorf(conv.EInvalid, "setup_token and password are required")
 	}
-	if err := s.store.SetupPassword(r.Context(), req.SetupToken, req.Password); err != nil {
+	if err := s.hash(r, a, func() error { return s.store.SetupPassword(r.Context(), req.SetupToken, req.Password) }); err != nil {
 		return err
 	}
-	s.log.Info("operator password set through the setup link", "remote", remoteIP(r))
-	return s.startSession(w, r)
+	s.log.Info("operator password set through the setup link", a.logAttrs()...)
+	return s.startSession(w, r, a)
 }
 
-func (s *Server) startSession(w http.ResponseWriter, r *http.Request) error {
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request, a *attempt) error {
 	token, sess, err := s.store.CreateLoginSession(r.Context())
 	if err != nil {
 		return err
 	}
+	if err := s.rememberDevice(w, r); err != nil {
+		return err
+	}
 	s.setCookie(w, r, token)
-	s.log.Info("logged in", "session", sess.ID, "remote", remoteIP(r))
+	s.log.Info("logged in", a.logAttrs("session", sess.ID)...)
 	writeJSON(w, http.StatusOK, AuthStatus{LoggedIn: true, Via: "session", CSRFToken: sess.CSRFToken})
 	return nil
 }
 
-// logout: POST /api/v1/auth/logout ends the cookie's session for good. With
+// logout: POST /api/v1/auth/logout ends the cookie's session for good. The
+// browser stays a known device (forget them all with `lab passwd`). With
 // a bearer token there is nothing to end; revoke it with `lab token revoke`.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	p := principalFrom(r.Context())

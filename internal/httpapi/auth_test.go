@@ -279,6 +279,17 @@ func TestLoginCookieAttributes(t *testing.T) {
 			if !status.LoggedIn || status.Via != "session" || status.CSRFToken == "" || status.CSRFToken != login.CSRFToken {
 				t.Errorf("status = %+v after login %+v; want logged in with the same CSRF token", status, login)
 			}
+			// The known-device cookie goes to the login endpoints only, and
+			// lives as long as browsers let a cookie live.
+			d := got.device
+			if d == nil || !d.HttpOnly || d.SameSite != http.SameSiteStrictMode || d.Path != "/api/v1/auth" || d.Secure != tc.wantSecure ||
+				d.MaxAge != int(store.DeviceTTL.Seconds()) {
+				t.Fatalf("got device cookie %+v; want HttpOnly, Strict, Path /api/v1/auth, Secure %v, MaxAge %d",
+					d, tc.wantSecure, int(store.DeviceTTL.Seconds()))
+			}
+			if again := h.tryLogin(testPassword, rq{device: d.Value}); again.device == nil || again.device.Value != d.Value {
+				t.Errorf("second login from the device: got cookie %v; want the same value re-sent", again.device)
+			}
 		})
 	}
 }
@@ -371,8 +382,8 @@ func TestSetupTokenIsSingleUse(t *testing.T) {
 		}
 	}
 	got := h.do(rq{method: "POST", path: "/api/v1/auth/setup", body: body(token, pw)})
-	if got.status != http.StatusOK || got.cookie == nil {
-		t.Fatalf("setup: got %d %s; want 200 and a login cookie", got.status, got.body)
+	if got.status != http.StatusOK || got.cookie == nil || got.device == nil {
+		t.Fatalf("setup: got %d %s; want 200, a login cookie and a device cookie", got.status, got.body)
 	}
 	if got := h.do(rq{method: "GET", path: "/api/v1/runs", cookie: got.cookie.Value}); got.status != http.StatusOK {
 		t.Errorf("cookie from setup: got %d; want 200", got.status)
@@ -390,57 +401,46 @@ func TestSetupTokenIsSingleUse(t *testing.T) {
 	}
 }
 
-func TestLoginIsRateLimited(t *testing.T) {
-	h := newHarness(t, harnessOpt{config: func(c *Config) {
-		c.LoginLimit = RateLimit{Burst: 2, Every: time.Minute}
-		c.GlobalLoginLimit = RateLimit{Burst: 100, Every: time.Second}
-	}})
-	login := func(pw string) resp {
-		return h.do(rq{method: "POST", path: "/api/v1/auth/login", body: `{"password":"` + pw + `"}`})
-	}
-	for i := range 2 {
-		if got := login("guess guess"); got.status != http.StatusUnauthorized {
-			t.Fatalf("attempt %d: got %d; want 401", i+1, got.status)
-		}
-	}
-	got := login(testPassword)
-	if got.status != http.StatusTooManyRequests || got.header.Get("Retry-After") != "60" || got.cookie != nil {
-		t.Fatalf("third attempt: got %d Retry-After %q; want 429, 60 and no login even with the right password",
-			got.status, got.header.Get("Retry-After"))
-	}
-	if msg := got.errMsg(t); msg != "too many login attempts: try again in 60 s" {
-		t.Fatalf("429 message %q; want the wait in seconds", msg)
-	}
-	if got := h.do(rq{method: "POST", path: "/api/v1/auth/setup", body: `{"setup_token":"x","password":"y"}`}); got.status != http.StatusTooManyRequests {
-		t.Fatalf("setup while limited: got %d; want 429", got.status)
-	}
-	h.clock.Advance(time.Minute)
-	if got := login(testPassword); got.status != http.StatusOK {
-		t.Fatalf("after a minute: got %d; want 200", got.status)
-	}
-}
-
-func TestLimiterPerIPAndGlobal(t *testing.T) {
-	clk := &clock{t: time.Unix(1e9, 0)}
-	l := newLimiter(RateLimit{Burst: 2, Every: 10 * time.Second}, RateLimit{Burst: 3, Every: time.Second}, clk.Now)
-	steps := []struct {
-		ip   string
-		ok   bool
-		wait time.Duration
+// TestForeignRefererWithoutOrigin: a browser that sends no Origin and no
+// Sec-Fetch-Site (older ones, some privacy add-ons) is judged by its
+// Referer; the right CSRF token does not make another site's request ours.
+func TestForeignRefererWithoutOrigin(t *testing.T) {
+	h := newHarness(t, harnessOpt{config: func(c *Config) { c.BaseURL = "https://lab.example.org" }})
+	fixture(t, h)
+	cookie, csrf := h.login()
+	self := h.ts.URL + "/runs/r1"
+	for _, tc := range []struct {
+		name            string
+		referer, origin string
+		want            int
 	}{
-		{"a", true, 0}, {"a", true, 0},
-		{"a", false, 10 * time.Second}, // a's bucket is empty
-		{"b", true, 0},
-		{"c", false, time.Second}, // the global bucket is empty
+		{"foreign Referer", "https://evil.example/page", "", http.StatusForbidden},
+		{"foreign Referer on our port", "http://evil.example:" + h.ts.URL[strings.LastIndex(h.ts.URL, ":")+1:] + "/", "", http.StatusForbidden},
+		{"unreadable Referer", "::not a url", "", http.StatusForbidden},
+		{"non-web Referer", "file:///tmp/x.html", "", http.StatusForbidden},
+		{"our own page", self, "", http.StatusNoContent},
+		{"the declared base URL", "https://lab.example.org/runs", "", http.StatusNoContent},
+		{"no Referer (a script)", "", "", http.StatusNoContent},
+		{"Origin decides when present", "https://evil.example/page", h.ts.URL, http.StatusNoContent},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rq{method: "POST", path: "/api/v1/runs/r1/interrupt", cookie: cookie, csrf: csrf, origin: tc.origin}
+			if tc.referer != "" {
+				r.header = map[string]string{"Referer": tc.referer}
+			}
+			got := h.do(r)
+			if got.status != tc.want {
+				t.Fatalf("got %d %s; want %d", got.status, got.body, tc.want)
+			}
+			if tc.want == http.StatusForbidden {
+				got.errMsg(t)
+			}
+		})
 	}
-	for i, s := range steps {
-		ok, wait := l.allow(s.ip)
-		if ok != s.ok || wait != s.wait {
-			t.Fatalf("step %d (%s): got %v, %v; want %v, %v", i, s.ip, ok, wait, s.ok, s.wait)
-		}
-	}
-	clk.Advance(time.Second)
-	if ok, _ := l.allow("c"); !ok {
-		t.Fatal("c after the global bucket refilled one: refused; want allowed")
+	// The login form is held to the same rule.
+	got := h.do(rq{method: "POST", path: "/api/v1/auth/login", body: `{"password":"` + testPassword + `"}`,
+		header: map[string]string{"Referer": "https://evil.example/login"}})
+	if got.status != http.StatusForbidden || got.cookie != nil {
+		t.Fatalf("login with a foreign Referer: got %d %s; want 403 and no cookie", got.status, got.body)
 	}
 }

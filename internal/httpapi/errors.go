@@ -49,8 +49,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var se *statusError
 	if errors.As(err, &se) {
 		if se.retryAfter > 0 {
-			secs := int((se.retryAfter + time.Second - 1) / time.Second)
-			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			w.Header().Set("Retry-After", strconv.Itoa(ceilSeconds(se.retryAfter)))
 		}
 		writeJSON(w, se.status, errorBody{se.msg})
 		return

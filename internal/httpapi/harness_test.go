@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -66,6 +67,9 @@ type harness struct {
 	clock      *clock
 	logs       *syncBuffer
 	pushSvc    *pushtest.Service // the stand-in push service devices subscribe at
+
+	mu   sync.Mutex
+	from map[string]*http.Client // by local address; see clientFrom
 }
 
 type harnessOpt struct {
@@ -144,6 +148,8 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 type rq struct {
 	method, path, body string
 	cookie             string // login session secret
+	device             string // known-device cookie
+	from               string // the client's own IP address (a loopback one); default the OS's choice
 	csrf               string
 	bearer             string
 	origin             string
@@ -156,6 +162,7 @@ type resp struct {
 	header http.Header
 	body   []byte
 	cookie *http.Cookie // the lab_session Set-Cookie, if any
+	device *http.Cookie // the lab_device Set-Cookie, if any
 }
 
 func (r resp) errMsg(t *testing.T) string {
@@ -183,6 +190,9 @@ func (h *harness) do(r rq) resp {
 	if r.cookie != "" {
 		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: r.cookie})
 	}
+	if r.device != "" {
+		req.AddCookie(&http.Cookie{Name: DeviceCookie, Value: r.device})
+	}
 	if r.csrf != "" {
 		req.Header.Set(CSRFHeader, r.csrf)
 	}
@@ -198,7 +208,11 @@ func (h *harness) do(r rq) resp {
 	if r.host != "" {
 		req.Host = r.host
 	}
-	res, err := h.client.Do(req)
+	client := h.client
+	if r.from != "" {
+		client = h.clientFrom(r.from)
+	}
+	res, err := client.Do(req)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -209,11 +223,35 @@ func (h *harness) do(r rq) resp {
 	}
 	out := resp{status: res.StatusCode, header: res.Header, body: b}
 	for _, c := range res.Cookies() {
-		if c.Name == SessionCookie {
+		switch c.Name {
+		case SessionCookie:
 			out.cookie = c
+		case DeviceCookie:
+			out.device = c
 		}
 	}
 	return out
+}
+
+// clientFrom is a client whose connections come from the given local
+// address: Linux answers the whole of 127.0.0.0/8 on loopback, so tests
+// can be many clients at once.
+func (h *harness) clientFrom(ip string) *http.Client {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if c := h.from[ip]; c != nil {
+		return c
+	}
+	tr := h.client.Transport.(*http.Transport).Clone()
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	tr.DialContext = d.DialContext
+	c := &http.Client{Transport: tr}
+	if h.from == nil {
+		h.from = map[string]*http.Client{}
+	}
+	h.from[ip] = c
+	h.t.Cleanup(tr.CloseIdleConnections)
+	return c
 }
 
 // login logs in with the test password and returns the cookie secret and

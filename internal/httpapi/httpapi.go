@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"sync/atomic"
 	"time"
@@ -65,12 +66,28 @@ type Config struct {
 	// server's model (GET /api/v1/demo/scenarios).
 	Scenarios []Scenario
 
-	Heartbeat        time.Duration    // SSE heartbeat interval; default 25 s
-	SSEWriteTimeout  time.Duration    // per-event write deadline; default 10 s
-	MaxBodyBytes     int64            // request body cap; default 1 MiB
-	LoginLimit       RateLimit        // login/setup attempts per remote IP; default 5 then 1 per 12 s
-	GlobalLoginLimit RateLimit        // login/setup attempts overall; default 20 then 1 per 2 s
-	Now              func() time.Time // rate limiter clock; default time.Now
+	Heartbeat       time.Duration // SSE heartbeat interval; default 25 s
+	SSEWriteTimeout time.Duration // per-event write deadline; default 10 s
+	MaxBodyBytes    int64         // request body cap; default 1 MiB
+
+	// Login and setup attempts. A known device (a browser that logged in
+	// before, holding a valid device cookie) spends only from its own
+	// DeviceLoginLimit; any other client from LoginLimit of its address
+	// and GlobalLoginLimit shared by all of them.
+	LoginLimit       RateLimit // per client address (an IPv6 /64); default 5 then 1 per 12 s
+	GlobalLoginLimit RateLimit // all unknown clients together; default 20 then 1 per 2 s
+	DeviceLoginLimit RateLimit // per known device; default 10 then 1 per minute
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed when telling client addresses apart; empty ignores it.
+	TrustedProxies []netip.Prefix
+	// PasswordHashes bounds the password hashes (64 MiB each) unknown
+	// clients may run at once; known devices have one slot more of their
+	// own. Default 1.
+	PasswordHashes int
+	// HashWait is how long an attempt waits for a hash slot before 429;
+	// default 3 s.
+	HashWait time.Duration
+	Now      func() time.Time // rate limiter clock; default time.Now
 }
 
 // Defaults for the zero fields of Config.
@@ -83,21 +100,31 @@ const (
 var (
 	defaultLoginLimit       = RateLimit{Burst: 5, Every: 12 * time.Second}
 	defaultGlobalLoginLimit = RateLimit{Burst: 20, Every: 2 * time.Second}
+	defaultDeviceLoginLimit = RateLimit{Burst: 10, Every: time.Minute}
+)
+
+const (
+	defaultPasswordHashes = 1
+	defaultHashWait       = 3 * time.Second
 )
 
 // Server is lab's HTTP handler. Build it with New.
 type Server struct {
-	cfg      Config
-	log      *slog.Logger
-	store    *store.DB
-	broker   *Broker
-	reg      *prometheus.Registry
-	metrics  *metrics
-	origins  *http.CrossOriginProtection
-	secure   bool // the declared base URL is https
-	limiter  *limiter
-	handler  http.Handler
-	draining atomic.Bool
+	cfg     Config
+	log     *slog.Logger
+	store   *store.DB
+	broker  *Broker
+	reg     *prometheus.Registry
+	metrics *metrics
+	origins *http.CrossOriginProtection
+	secure  bool // the declared base URL is https
+	// baseOrigin is the declared base URL's scheme://host, trusted like
+	// the request's own host.
+	baseOrigin string
+	limiter    *limiter
+	hashes     *hashGate
+	handler    http.Handler
+	draining   atomic.Bool
 }
 
 // New checks cfg, fills its defaults and builds the handler.
@@ -129,6 +156,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.GlobalLoginLimit == (RateLimit{}) {
 		cfg.GlobalLoginLimit = defaultGlobalLoginLimit
 	}
+	if cfg.DeviceLoginLimit == (RateLimit{}) {
+		cfg.DeviceLoginLimit = defaultDeviceLoginLimit
+	}
+	if cfg.PasswordHashes <= 0 {
+		cfg.PasswordHashes = defaultPasswordHashes
+	}
+	if cfg.HashWait <= 0 {
+		cfg.HashWait = defaultHashWait
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -139,14 +175,16 @@ func New(cfg Config) (*Server, error) {
 		broker:  cfg.Broker,
 		reg:     cfg.Registry,
 		origins: http.NewCrossOriginProtection(),
-		limiter: newLimiter(cfg.LoginLimit, cfg.GlobalLoginLimit, cfg.Now),
+		limiter: newLimiter(cfg.LoginLimit, cfg.GlobalLoginLimit, cfg.DeviceLoginLimit, cfg.Now),
+		hashes:  newHashGate(cfg.PasswordHashes, cfg.HashWait),
 	}
 	if cfg.BaseURL != "" {
 		u, err := url.Parse(cfg.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
 			return nil, fmt.Errorf("httpapi: base URL %q must be http(s)://host[:port][/path]", cfg.BaseURL)
 		}
-		if err := s.origins.AddTrustedOrigin(u.Scheme + "://" + u.Host); err != nil {
+		s.baseOrigin = u.Scheme + "://" + u.Host
+		if err := s.origins.AddTrustedOrigin(s.baseOrigin); err != nil {
 			return nil, fmt.Errorf("httpapi: base URL %q: %w", cfg.BaseURL, err)
 		}
 		s.secure = u.Scheme == "https"

@@ -1,9 +1,6 @@
 package httpapi
 
 import (
-	"fmt"
-	"net"
-	"net/http"
 	"sync"
 	"time"
 )
@@ -15,10 +12,11 @@ type RateLimit struct {
 	Every time.Duration
 }
 
-// maxTrackedIPs bounds the per-IP table. Past it, buckets that have
-// refilled are forgotten (they carry no state), and if that is not enough
-// the table restarts; the global bucket still caps the total either way.
-const maxTrackedIPs = 10000
+// maxTracked bounds each table of buckets (addresses, devices). Past it,
+// buckets that have refilled are forgotten (they carry no state), and if
+// that is not enough the table restarts; the global bucket still caps
+// unknown clients either way, and devices are bounded by the store.
+const maxTracked = 10000
 
 type bucket struct {
 	tokens float64
@@ -44,74 +42,102 @@ func (b *bucket) refill(l RateLimit, now time.Time) time.Duration {
 	return time.Duration((1 - b.tokens) * float64(l.Every))
 }
 
-// limiter rate-limits login and setup attempts per remote IP and overall,
-// so guessing the password is slow from one address and from many.
+// buckets is one bucket per key, all with the same limit.
+type buckets struct {
+	limit RateLimit
+	m     map[string]*bucket
+}
+
+func (t *buckets) get(key string, now time.Time) *bucket {
+	b := t.m[key]
+	if b == nil {
+		if len(t.m) >= maxTracked {
+			for k, old := range t.m {
+				if old.refill(t.limit, now); old.tokens >= float64(t.limit.Burst) {
+					delete(t.m, k)
+				}
+			}
+			if len(t.m) >= maxTracked {
+				clear(t.m)
+			}
+		}
+		b = &bucket{}
+		t.m[key] = b
+	}
+	return b
+}
+
+// limitScope names the allowance that ran out, for the 429's message.
+type limitScope int
+
+const (
+	scopeNone    limitScope = iota
+	scopeAddress            // the client's address (an IPv6 /64)
+	scopeUnknown            // every client without a known-device cookie
+	scopeDevice             // one known device
+)
+
+// limiter rate-limits login and setup attempts. A known device (one that
+// showed a valid device cookie) has its own bucket and nothing else, so
+// what others do never keeps it out. Everybody else spends from their
+// address's bucket and from one bucket shared by all unknown clients, so
+// guessing is slow from one address and from many.
 type limiter struct {
-	mu     sync.Mutex
-	perIP  RateLimit
-	global RateLimit
-	now    func() time.Time
-	ips    map[string]*bucket
-	all    bucket
+	mu      sync.Mutex
+	now     func() time.Time
+	addrs   buckets
+	devices buckets
+	global  RateLimit
+	unknown bucket
 }
 
-func newLimiter(perIP, global RateLimit, now func() time.Time) *limiter {
-	return &limiter{perIP: perIP, global: global, now: now, ips: map[string]*bucket{}}
+func newLimiter(perAddr, global, device RateLimit, now func() time.Time) *limiter {
+	return &limiter{
+		now:     now,
+		addrs:   buckets{limit: perAddr, m: map[string]*bucket{}},
+		devices: buckets{limit: device, m: map[string]*bucket{}},
+		global:  global,
+	}
 }
 
-// allow takes one attempt for ip from both buckets, or none when either is
-// empty, in which case it says how long to wait.
-func (l *limiter) allow(ip string) (bool, time.Duration) {
+// allowUnknown takes one attempt for an unknown client at addr from its
+// address's bucket and the shared one, or none when either is empty; then
+// it says which and how long to wait.
+func (l *limiter) allowUnknown(addr string) (limitScope, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	b := l.ips[ip]
-	if b == nil {
-		if len(l.ips) >= maxTrackedIPs {
-			l.prune(now)
-		}
-		b = &bucket{}
-		l.ips[ip] = b
+	b := l.addrs.get(addr, now)
+	own, all := b.refill(l.addrs.limit, now), l.unknown.refill(l.global, now)
+	switch {
+	case own == 0 && all == 0:
+		b.tokens--
+		l.unknown.tokens--
+		return scopeNone, 0
+	case own >= all:
+		return scopeAddress, own
+	default:
+		return scopeUnknown, all
 	}
-	wait := max(b.refill(l.perIP, now), l.all.refill(l.global, now))
-	if wait > 0 {
-		return false, wait
+}
+
+// allowDevice takes one attempt from a known device's own bucket.
+func (l *limiter) allowDevice(id string) (limitScope, time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	b := l.devices.get(id, now)
+	if wait := b.refill(l.devices.limit, now); wait > 0 {
+		return scopeDevice, wait
 	}
 	b.tokens--
-	l.all.tokens--
-	return true, 0
+	return scopeNone, 0
 }
 
-func (l *limiter) prune(now time.Time) {
-	for ip, b := range l.ips {
-		if b.refill(l.perIP, now); b.tokens >= float64(l.perIP.Burst) {
-			delete(l.ips, ip)
-		}
-	}
-	if len(l.ips) >= maxTrackedIPs {
-		clear(l.ips)
-	}
-}
-
-// remoteIP is the address the connection came from. Behind a reverse
-// proxy every request shares the proxy's address, so the per-IP limit
-// then acts as a second global one: safe, if stricter.
-func remoteIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-// limitLogin spends one login attempt of the request's address; 429 with
-// Retry-After when none is left.
-func (s *Server) limitLogin(r *http.Request) error {
-	ok, wait := s.limiter.allow(remoteIP(r))
-	if ok {
-		return nil
-	}
-	s.log.Warn("login attempts rate-limited", "remote", remoteIP(r), "retry_after", wait)
-	secs := int((wait + time.Second - 1) / time.Second)
-	return &statusError{status: http.StatusTooManyRequests, msg: fmt.Sprintf("too many login attempts: try again in %d s", secs), retryAfter: wait}
+// forgiveDevice refills a device's bucket after it logged in: whoever
+// holds it knows the password, so its earlier typos stop counting.
+func (l *limiter) forgiveDevice(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.devices.m, id)
 }

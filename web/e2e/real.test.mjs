@@ -14,7 +14,7 @@ import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
 import { startLab } from "./lib/lab.mjs";
 import { longTranscript, xssTranscript } from "./lib/transcript.mjs";
-import { poll, shot } from "./lib/util.mjs";
+import { login, poll, shot } from "./lib/util.mjs";
 
 const password = "correct horse battery staple";
 const slow = { timeout: 90000 };
@@ -401,7 +401,7 @@ describe("login lockout (last: it spends this address's attempts)", () => {
       await poll(
         async () => {
           if (await p.getByRole("button", { name: "Sign in" }).isEnabled()) await p.getByRole("button", { name: "Sign in" }).click();
-          return /^Too many attempts\. Try again in \d+ s\.$/.test((await err.textContent()) ?? "");
+          return /^Too many login attempts from your address\. Try again in \d+ s\.$/.test((await err.textContent()) ?? "");
         },
         { timeout: 60000, interval: 700, what: "the lockout message with its wait" },
       );
@@ -409,5 +409,13 @@ describe("login lockout (last: it spends this address's attempts)", () => {
     } finally {
       await other.close();
     }
+  });
+
+  test("the operator's browser signed in before: it still gets in from the locked-out address", async () => {
+    await page.goto(lab.url + "/");
+    await page.locator('[data-action="logout"]').click();
+    await page.locator('input[name="password"]').waitFor();
+    await login(page, lab.url, password);
+    assert.equal(await page.locator("[data-auth-error]").count(), 0);
   });
 });

@@ -49,7 +49,7 @@ describe("login and setup say what the server said", () => {
     await mock.control("lockout", { secs: 30 });
     await page.getByRole("button", { name: "Sign in" }).click();
     const err = page.locator("[data-auth-error]");
-    await poll(async () => /^Too many attempts\. Try again in (29|30) s\.$/.test(await err.textContent()), { what: "the lockout wait" });
+    await poll(async () => /^Too many login attempts from your address\. Try again in (29|30) s\.$/.test(await err.textContent()), { what: "the lockout wait" });
     assert.equal(await page.getByRole("button", { name: "Sign in" }).isDisabled(), true, "sign in enabled during the lockout");
     await shot(page, "login-lockout");
     // The wait counts down.

@@ -315,7 +315,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
           const b = await body(req);
           if (lockedFor > 0) {
             res.setHeader("Retry-After", String(lockedFor));
-            return send(res, 429, { error: `too many login attempts: try again in ${lockedFor} s` });
+            return send(res, 429, { error: `too many login attempts from your address: try again in ${lockedFor} s` });
           }
           if (api === "/auth/setup") {
             if (!setupToken || b.setup_token !== setupToken)

@@ -9,8 +9,15 @@ describe("authFailure", () => {
     expect(used.text).toMatch(/^The setup token is unknown, used or expired/);
     expect(used.wait).toBe(0);
   });
-  test("a lockout carries the Retry-After wait", () => {
-    expect(authFailure(new ApiError(429, "too many login attempts: try again in 12 s", 12))).toEqual({ text: "Too many attempts.", wait: 12 });
+  test("a lockout says what ran out and carries the Retry-After wait", () => {
+    expect(authFailure(new ApiError(429, "too many login attempts from your address: try again in 12 s", 12))).toEqual({
+      text: "Too many login attempts from your address.",
+      wait: 12,
+    });
+    expect(authFailure(new ApiError(429, "too many login attempts from devices that have not logged in here before: try again in 2 s", 2)).text).toBe(
+      "Too many login attempts from devices that have not logged in here before.",
+    );
+    expect(authFailure(new ApiError(429, "try again in 5 s", 5))).toEqual({ text: "Too many attempts.", wait: 5 });
     expect(authFailure(new ApiError(429, "slow down")).wait).toBe(60);
   });
   test("offline and other errors", () => {

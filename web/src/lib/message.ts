@@ -20,13 +20,16 @@ export interface AuthFailure {
 /**
  * authFailure reads a failed login or setup: the server's own words (a
  * wrong password and a used setup token say different things), and for a
- * lockout the wait the server named in Retry-After.
+ * lockout what ran out ("… from your address") and the wait the server
+ * named in Retry-After; the screen counts that wait down itself, so the
+ * message's own "try again in N s" is left out.
  */
 export function authFailure(e: unknown): AuthFailure {
   if (e instanceof ApiError) {
     if (e.status === 429) {
       const wait = e.retryAfter > 0 ? e.retryAfter : 60;
-      return { text: "Too many attempts.", wait };
+      const what = e.message.replace(/:?\s*try again in [^:]*$/i, "");
+      return { text: what ? sentence(what) : "Too many attempts.", wait };
     }
     if (e.status === 0) return { text: "Cannot reach the lab server. Check that it runs, then try again.", wait: 0 };
     return { text: sentence(e.message), wait: 0 };
