@@ -1,18 +1,13 @@
 // The shell: asks the server whether setup or login is needed, then shows
 // the screen the URL names. Any 401 from the API returns to login.
 
-import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
+import { createSignal, Match, onCleanup, onMount, Show, Suspense, Switch } from "solid-js";
 import { api, onUnauthorized } from "./api";
 import { startEvents, stopEvents } from "./events";
 import { match, navigate, path } from "./router";
-import { Attach } from "./routes/Attach";
-import { History } from "./routes/History";
+import { Attach, History, NewRun, preloadChat, RunChat, SessionChat, Settings } from "./routes/lazy";
 import { Login } from "./routes/Login";
-import { NewRun } from "./routes/NewRun";
-import { RunChat } from "./routes/RunChat";
 import { Runs } from "./routes/Runs";
-import { SessionChat } from "./routes/SessionChat";
-import { Settings } from "./routes/Settings";
 import { trackAttention } from "./badge";
 import { registerWorker, trackPresence } from "./push";
 
@@ -71,26 +66,28 @@ export function App() {
       </Match>
       <Match when={auth() === "in"}>
         <SignedIn />
-        <Show when={match(path())} keyed>
-          {(r) => (
-            <Switch fallback={<Runs />}>
-              <Match when={r.name === "new"}>
-                <NewRun />
-              </Match>
-              <Match when={r.name === "attach"}>
-                <Attach />
-              </Match>
-              <Match when={r.name === "run" && r}>{(rr) => <RunChat id={(rr() as { id: string }).id} />}</Match>
-              <Match when={r.name === "history"}>
-                <History />
-              </Match>
-              <Match when={r.name === "session" && r}>{(rr) => <SessionChat id={(rr() as { id: string }).id} />}</Match>
-              <Match when={r.name === "settings"}>
-                <Settings />
-              </Match>
-            </Switch>
-          )}
-        </Show>
+        <Suspense fallback={<div class="screen center muted">Loading…</div>}>
+          <Show when={match(path())} keyed>
+            {(r) => (
+              <Switch fallback={<Runs />}>
+                <Match when={r.name === "new"}>
+                  <NewRun />
+                </Match>
+                <Match when={r.name === "attach"}>
+                  <Attach />
+                </Match>
+                <Match when={r.name === "run" && r}>{(rr) => <RunChat id={(rr() as { id: string }).id} />}</Match>
+                <Match when={r.name === "history"}>
+                  <History />
+                </Match>
+                <Match when={r.name === "session" && r}>{(rr) => <SessionChat id={(rr() as { id: string }).id} />}</Match>
+                <Match when={r.name === "settings"}>
+                  <Settings />
+                </Match>
+              </Switch>
+            )}
+          </Show>
+        </Suspense>
       </Match>
     </Switch>
   );
@@ -100,5 +97,6 @@ export function App() {
 function SignedIn() {
   trackPresence();
   trackAttention();
+  onMount(preloadChat);
   return null;
 }
