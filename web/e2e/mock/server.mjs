@@ -281,6 +281,14 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
       r.msgs = r.msgs.map((m, i) => stamp({ ...m, seq: i + 1 }));
       emit({ type: "run.messages.changed", run_id: run, state: r.run.state, backpatch_seq: before || undefined });
     },
+    // Add (or replace) a run: its messages, pending dialog, state and any
+    // other Run fields (run).
+    put: ({ id, title = id, msgs = [], pending = null, state = "needs_input", run = {} }) => {
+      const r = newRun(id, title, msgs, pending, state);
+      Object.assign(r.run, run);
+      runs.set(id, r);
+      emit({ type: "run.changed", run_id: id });
+    },
     conflictNext: () => (conflictNext = true),
     // Refuse logins for secs seconds, as the server's rate limit does.
     lockout: ({ secs = 30 }) => (lockedFor = secs),
