@@ -117,6 +117,19 @@ func (r *stubRunner) External(ctx context.Context) ([]conv.ExternalSession, erro
 func (r *stubRunner) Attach(ctx context.Context, provider string, pid int) (conv.Run, error) {
 	return conv.Run{}, conv.Errorf(conv.ENotFound, "no process %d", pid)
 }
+func (r *stubRunner) MarkSeen(ctx context.Context, id string, at time.Time) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	run, ok := r.runs[id]
+	if !ok {
+		return conv.Errorf(conv.ENotFound, "no run %s", id)
+	}
+	if run.SeenAt == nil || at.After(*run.SeenAt) {
+		run.SeenAt = &at
+		r.runs[id] = run
+	}
+	return nil
+}
 
 // spoolEvent writes a hook payload the way the hook command does.
 func spoolEvent(t testing.TB, dir, event string, payload map[string]any) {

@@ -35,6 +35,9 @@ type Run struct {
 	Attention    Attention  `json:"attention"`
 	LastActivity *time.Time `json:"last_activity,omitempty"` // the newest message's time
 	Preview      string     `json:"preview,omitempty"`       // the last message, one line
+	// SeenAt is how far the operator has read the run: when a page last
+	// had its chat on screen (or its last activity, if that was later).
+	SeenAt *time.Time `json:"seen_at,omitempty"`
 }
 
 // Attachment is how lab reaches a CLI process it did not start.

@@ -35,6 +35,7 @@ func (s *Server) authedRoutes() []route {
 		{"POST /api/v1/runs/{id}/reply", s.reply},
 		{"POST /api/v1/runs/{id}/interrupt", s.interrupt},
 		{"POST /api/v1/runs/{id}/answer", s.answer},
+		{"POST /api/v1/runs/{id}/seen", s.seen},
 		{"GET /api/v1/sessions", s.listSessions},
 		{"GET /api/v1/sessions/{id}", s.getSession},
 		{"GET /api/v1/sessions/{id}/messages", s.sessionMessages},

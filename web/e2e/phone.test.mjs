@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
 import { startMock, text } from "./mock/server.mjs";
-import { login, shot } from "./lib/util.mjs";
+import { login, poll, shot } from "./lib/util.mjs";
 
 const dist = new URL("../dist/", import.meta.url).pathname;
 let mock, browser, page, seen;
@@ -73,6 +73,58 @@ describe("numbered lists", () => {
     } finally {
       await desk.close();
     }
+  });
+});
+
+describe("attention that forgets what you saw", () => {
+  test("a finished turn opened on one device shows seen on another; the title stops counting it", async () => {
+    await mock.control("reset");
+    // Two runs of the same prompt in different folders, both finished.
+    const said = [text(1, "user", "fix the tests"), text(2, "assistant", "Fixed: the fold test now passes.")];
+    await mock.control("put", { id: "r-api", title: "fix the tests", msgs: said, run: { cwd: "/home/op/work/api", last_activity: new Date().toISOString() } });
+    await mock.control("put", { id: "r-web", title: "fix the tests", msgs: said, run: { cwd: "/home/op/work/web", last_activity: new Date().toISOString() } });
+    const other = await launch();
+    try {
+      const op = await other.page();
+      await login(op, mock.url, "mock");
+      const row = op.locator('[data-run="r-api"]');
+      await row.waitFor();
+      assert.equal(await row.getAttribute("data-attention"), "your_turn");
+      const before = Number((await op.title()).match(/^\((\d+)\)/)?.[1] ?? 0);
+
+      // This device opens the run.
+      await page.goto(mock.url + "/runs/r-api");
+      await chat().locator('[data-seq="2"]').waitFor();
+      const t0 = Date.now();
+      await poll(async () => (await row.getAttribute("data-attention")) === "seen", { what: "the other device's row to show seen" });
+      console.log(`# seen on the other device ${Date.now() - t0} ms after the chat showed`);
+      assert.deepEqual(await mock.control("seen"), ["r-api"], "reported once");
+      await poll(async () => (await op.title()) === (before > 1 ? `(${before - 1}) lab` : "lab"), { what: "the title to count one less" });
+      assert.match(await row.locator(".badge").textContent(), /seen/);
+      // Seen runs sit below the working ones.
+      const order = await op.locator("a[data-run]").evaluateAll((els) => els.map((e) => e.dataset.attention));
+      assert.ok(order.indexOf("seen") > order.lastIndexOf("working"), `order: ${order}`);
+      await op.locator('[data-run="r-web"]').scrollIntoViewIfNeeded();
+      await shot(op, "runs-seen");
+
+      // Something new while nobody looks: the next turn ends, and the run
+      // wants the operator again.
+      await page.goto(mock.url + "/");
+      await mock.control("put", { id: "r-api", title: "fix the tests", msgs: [...said, text(3, "user", "and lint"), text(4, "assistant", "Lint is clean.")], run: { cwd: "/home/op/work/api" } });
+      await poll(async () => (await row.getAttribute("data-attention")) === "your_turn", { what: "your turn again" });
+    } finally {
+      await other.close();
+    }
+  });
+
+  test("stopping idle runs names each with its folder", async () => {
+    await mock.control("reset");
+    for (const dir of ["api", "web"]) await mock.control("put", { id: `r-${dir}`, title: "fix the tests", run: { cwd: `/home/op/work/${dir}` } });
+    await page.goto(mock.url + "/");
+    await page.locator('[data-action="stop-idle"]').click();
+    const names = await page.locator("[data-stop-name]").evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.stopName, e.textContent])));
+    assert.match(names["r-api"], /fix the tests\s*\/home\/op\/work\/api/);
+    assert.match(names["r-web"], /fix the tests\s*\/home\/op\/work\/web/);
   });
 });
 

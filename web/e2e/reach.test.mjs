@@ -224,7 +224,7 @@ describe("web push", () => {
 });
 
 describe("attention", () => {
-  test("the runs list puts the blocked run before the finished turn; title and badge count blocked runs", async () => {
+  test("the runs list puts the blocked run before the finished turn; title and badge count both", async () => {
     const done = await startRunAPI("finished", "lab:text say hello");
     await waitState(done.id, (p) => p.state === "needs_input");
     await page.goto(lab.url + "/");
@@ -246,9 +246,42 @@ describe("attention", () => {
     assert.match(await turnRow.locator(".badge").textContent(), /your turn/);
     assert.match(await turnRow.locator("[data-preview]").textContent(), /Hello from lab's scripted model/);
     assert.match(await turnRow.locator(".row-sub").textContent(), /now/);
-    await poll(async () => (await page.title()) === "(1) lab", { what: "the title counting one blocked run" });
-    assert.equal(await page.evaluate(() => window.__badges.at(-1)), 1);
+    await poll(async () => (await page.title()) === "(2) lab", { what: "the title counting the blocked run and the finished turn" });
+    assert.equal(await page.evaluate(() => window.__badges.at(-1)), 2);
     await shot(page, "runs-attention");
+  });
+
+  test("a finished turn opened on another device shows seen here within a second; the next turn end brings it back", async () => {
+    const done = await startRunAPI("seen", "lab:text say hello");
+    await waitState(done.id, (p) => p.state === "needs_input");
+    await page.goto(lab.url + "/");
+    const row = page.locator(`[data-run="${done.id}"]`);
+    await poll(async () => (await row.getAttribute("data-attention")) === "your_turn", { what: "your turn" });
+    const titleBefore = await page.title();
+
+    // Another device (its own browser and login) opens the run.
+    const phone = await launch();
+    try {
+      const p2 = await phone.page();
+      await p2.goto(lab.url + "/");
+      await p2.locator('input[name="password"]').fill(password);
+      await p2.getByRole("button", { name: "Sign in" }).click();
+      await p2.getByRole("heading", { name: "Runs" }).waitFor();
+      await p2.goto(`${lab.url}/runs/${done.id}`);
+      await p2.locator('[data-testid="chat"] [data-seq]').last().waitFor(slow);
+      const t0 = Date.now();
+      await poll(async () => (await row.getAttribute("data-attention")) === "seen", { what: "seen on this device" });
+      console.log(`# seen reached the other device ${Date.now() - t0} ms after the chat showed`);
+      assert.notEqual(await page.title(), titleBefore, "the title still counts the seen run");
+
+      // Nobody looks; the operator replies by script; the turn ends again.
+      await p2.goto(lab.url + "/");
+      assert.equal((await call("POST", `/api/v1/runs/${done.id}/reply`, { text: "lab:text again" })).status, 204);
+      await poll(async () => (await row.getAttribute("data-attention")) === "your_turn", { ...slow, what: "your turn again" });
+    } finally {
+      await phone.close();
+    }
+    await call("POST", `/api/v1/runs/${done.id}/stop`);
   });
 });
 

@@ -136,14 +136,16 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
   const runs = new Map();
   const sessions = new Map();
   const clients = new Set();
-  let cookie = "";
-  let csrf = "";
+  // Login sessions by cookie, each with its CSRF token: several browsers
+  // (devices) may be logged in at once.
+  const logins = new Map();
   let setupToken = "";
   let answers = []; // every answer body received, for assertions
   let answerDelayMs = 0;
   let conflictNext = false;
   let lockedFor = 0; // seconds a login is refused for (429), 0 when not
   let interrupts = []; // run ids interrupted, for assertions
+  let seenReports = []; // run ids reported seen, for assertions
   const demoScenarios = [
     { keyword: "lab:single", summary: "one single-select question" },
     { keyword: "lab:plan", summary: "a plan to approve", permission_mode: "plan" },
@@ -156,6 +158,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
     sessions.clear();
     answers = [];
     interrupts = [];
+    seenReports = [];
     scenarios = demoScenarios;
     conflictNext = false;
     answerDelayMs = 0;
@@ -218,7 +221,8 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
     res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
     res.end(body === undefined ? "" : JSON.stringify(body));
   };
-  const authed = (req) => cookie !== "" && (req.headers.cookie ?? "").includes(`lab_session=${cookie}`);
+  const loginOf = (req) => (req.headers.cookie ?? "").match(/lab_session=([0-9a-f]+)/)?.[1] ?? "";
+  const authed = (req) => logins.has(loginOf(req));
   const emit = (ev) => {
     const f = `event: ${ev.type}\ndata: ${JSON.stringify(ev)}\n\n`;
     for (const c of clients) c.write(f);
@@ -293,15 +297,16 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
     // Refuse logins for secs seconds, as the server's rate limit does.
     lockout: ({ secs = 30 }) => (lockedFor = secs),
     interrupts: () => interrupts,
+    seen: () => seenReports,
     scenarios: ({ list }) => (scenarios = list),
     answerDelay: ({ ms }) => (answerDelayMs = ms),
     answers: () => answers,
     setupToken: () => {
       setupToken = randomBytes(6).toString("hex");
-      cookie = "";
+      logins.clear();
       return setupToken;
     },
-    logout: () => (cookie = ""),
+    logout: () => logins.clear(),
   };
 
   const server = createServer(async (req, res) => {
@@ -317,7 +322,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
       if (p.startsWith("/api/v1/")) {
         const api = p.slice(7);
         if (api === "/auth/status") {
-          return send(res, 200, { setup_needed: setupToken !== "", logged_in: authed(req), csrf_token: authed(req) ? csrf : undefined });
+          return send(res, 200, { setup_needed: setupToken !== "", logged_in: authed(req), csrf_token: logins.get(loginOf(req)) });
         }
         if (api === "/auth/login" || api === "/auth/setup") {
           const b = await body(req);
@@ -332,15 +337,16 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
             password = b.password;
           }
           if (b.password !== password) return send(res, 401, { error: "wrong password" });
-          cookie = randomBytes(8).toString("hex");
-          csrf = randomBytes(8).toString("hex");
+          const cookie = randomBytes(8).toString("hex");
+          const csrf = randomBytes(8).toString("hex");
+          logins.set(cookie, csrf);
           res.setHeader("Set-Cookie", `lab_session=${cookie}; Path=/; HttpOnly; SameSite=Strict`);
           return send(res, 200, { logged_in: true, via: "session", csrf_token: csrf });
         }
         if (!authed(req)) return send(res, 401, { error: "log in first" });
-        if (req.method === "POST" && req.headers["x-csrf-token"] !== csrf) return send(res, 403, { error: "bad CSRF token" });
+        if (req.method === "POST" && req.headers["x-csrf-token"] !== logins.get(loginOf(req))) return send(res, 403, { error: "bad CSRF token" });
         if (api === "/auth/logout") {
-          cookie = "";
+          logins.delete(loginOf(req));
           return send(res, 204);
         }
         if (api === "/events") {
@@ -359,7 +365,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
           runs.set(id, r);
           return send(res, 201, r.run);
         }
-        let m = api.match(/^\/runs\/([^/]+)\/(messages|answer|reply|interrupt|stop)$/);
+        let m = api.match(/^\/runs\/([^/]+)\/(messages|answer|reply|interrupt|stop|seen)$/);
         if (m) {
           const r = runs.get(decodeURIComponent(m[1]));
           if (!r) return send(res, 404, { error: "no such run" });
@@ -380,6 +386,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
               else r.msgs.push(dialogMsg(r.msgs.length + 1, { ...r.pending, outcome }));
               r.pending = null;
               r.run.state = "working";
+              delete r.run.attention;
               r.run.pending = false;
               r.msgs.push(text(r.msgs.length + 1, "assistant", "Thanks, continuing."));
               emit({ type: "run.messages.changed", run_id: r.run.id, state: "working", backpatch_seq: i >= 0 ? i + 1 : undefined });
@@ -389,6 +396,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
               const b = await body(req);
               r.msgs.push(text(r.msgs.length + 1, "user", b.text));
               r.run.state = "working";
+              delete r.run.attention;
               emit({ type: "run.messages.changed", run_id: r.run.id, state: "working" });
               return send(res, 204);
             }
@@ -398,6 +406,14 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
               r.msgs.push(note(r.msgs.length + 1, "info", "[Request interrupted by user]"));
               r.run.state = "needs_input";
               emit({ type: "run.messages.changed", run_id: r.run.id, state: "needs_input" });
+              return send(res, 204);
+            case "seen":
+              // As the server: a finished turn read since is "seen".
+              seenReports.push(r.run.id);
+              if (r.run.state === "needs_input" && r.run.attention !== "seen") {
+                r.run.attention = "seen";
+                emit({ type: "run.changed", run_id: r.run.id });
+              }
               return send(res, 204);
             case "stop":
               r.run.state = "ended";

@@ -66,7 +66,13 @@ export function RunsHousekeeping(props: { runs: Run[]; onChanged: () => void }) 
               </strong>{" "}
               Their CLI processes end; the chats stay.
               <ul class="hk-names">
-                <For each={list()}>{(r) => <li>{r.title || baseName(r.cwd)}</li>}</For>
+                <For each={list()}>
+                  {(r) => (
+                    <li data-stop-name={r.id}>
+                      {r.title || baseName(r.cwd)} <span class="hk-path muted">{r.cwd}</span>
+                    </li>
+                  )}
+                </For>
               </ul>
             </div>
             <button class="btn" onClick={() => setConfirmStop(null)}>

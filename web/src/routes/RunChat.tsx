@@ -17,7 +17,9 @@ import { AttentionBadge } from "../components/RunRow";
 import { subscribe } from "../events";
 import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
+import { lastSeq } from "../lib/merge";
 import { providerLabel } from "../providers";
+import { trackSeen } from "../seen";
 
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
@@ -41,6 +43,7 @@ export function RunChat(props: { id: string }) {
   });
 
   const state = () => conv.state() ?? run()?.state ?? null;
+  trackSeen(props.id, conv.state, () => lastSeq(conv.win()));
   const heading = () => runHeading(run());
   const attached = () => run()?.attached;
   /** agent names the run's CLI for people. */
