@@ -66,6 +66,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /api/v1/auth/status", s.api(s.authStatus))
 	mux.Handle("POST /api/v1/auth/setup", s.api(s.setup))
 	mux.Handle("POST /api/v1/auth/login", s.api(s.login))
+	// A notification's answer carries its own single-use credential.
+	mux.Handle("POST /api/v1/push/act", s.api(s.pushAct))
 
 	for _, rt := range s.authedRoutes() {
 		mux.Handle(rt.pattern, s.api(s.authed(rt.h)))

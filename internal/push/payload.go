@@ -30,6 +30,9 @@ type Payload struct {
 	Tag    string `json:"tag"`
 	// Quiet notifications make no sound or vibration (a finished turn).
 	Quiet bool `json:"quiet,omitempty"`
+	// Actions answer a blocked run's simple dialog from the notification
+	// (actions.go); only on devices that opted in to content.
+	Actions []Action `json:"actions,omitempty"`
 }
 
 // maxBody bounds a notification's text: phones show two or three lines,
@@ -51,7 +54,7 @@ func payloadFor(reason Reason, s About, content bool) Payload {
 	p := Payload{
 		Reason: reason,
 		RunID:  s.Run.ID,
-		URL:    "/runs/" + url.PathEscape(s.Run.ID),
+		URL:    runURL(s.Run.ID),
 		Tag:    "run-" + s.Run.ID,
 	}
 	dir := path.Base(s.Run.Cwd)
@@ -77,6 +80,9 @@ func payloadFor(reason Reason, s About, content bool) Payload {
 	}
 	return p
 }
+
+// runURL is the app's path of a run's chat.
+func runURL(id string) string { return "/runs/" + url.PathEscape(id) }
 
 // testPayload is the push the settings screen's test button sends.
 func testPayload(deviceName string) Payload {

@@ -11,7 +11,7 @@
 //   make web build && LAB_BIN=$PWD/bin/lab npm --prefix web run e2e
 
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
@@ -220,6 +220,87 @@ describe("web push", () => {
     assert.equal(p.body, "Push works on e2e phone.");
     await page.getByRole("status").filter({ hasText: "Test notification sent" }).waitFor();
     await shot(page, "settings");
+  });
+
+  /** show delivers a decrypted payload to the service worker until its notification shows. */
+  async function show(payload) {
+    return poll(
+      async () => {
+        const found = (await notifications()).find((n) => n.tag === payload.tag && n.body === payload.body);
+        if (found) return found;
+        const reg = registrations.get(lab.url + "/");
+        await cdp.send("ServiceWorker.deliverPushMessage", { origin: lab.url, registrationId: reg.registrationId, data: JSON.stringify(payload) });
+        return null;
+      },
+      { interval: 1000, what: `the notification of ${payload.tag}` },
+    );
+  }
+
+  /** tapAction dispatches a tap on one of a notification's buttons in the worker. */
+  async function tapAction(tag, action) {
+    const [sw] = browser.context.serviceWorkers();
+    await sw.evaluate(
+      async ({ tag, action }) => {
+        const [n] = await self.registration.getNotifications({ tag });
+        self.dispatchEvent(new NotificationEvent("notificationclick", { notification: n, action }));
+      },
+      { tag, action },
+    );
+  }
+
+  test("a permission prompt allowed from the notification's button: the tool runs", async () => {
+    // Actions come only with conversation content: the button must say what it allows.
+    const r = await call("POST", `/api/v1/push/devices/${device.id}`, { options: { blocked: true, turn_end: false, include_content: true } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await page.goto(lab.url + "/");
+    const run = await startRunAPI("notify-allow", "lab:permission make the probe", "manual");
+    const payload = await push.next((p) => p.run_id === run.id && p.reason === "blocked");
+    assert.deepEqual(
+      payload.actions.map((a) => a.title),
+      ["Allow once", "Deny"],
+    );
+    assert.match(payload.body, /touch lab-permission-probe\.txt/);
+    const shown = await show(payload);
+    assert.deepEqual(
+      shown.actions?.map((a) => a.title),
+      ["Allow once", "Deny"],
+      "the notification shows the answers",
+    );
+    await tapAction(payload.tag, payload.actions[0].action);
+    const probe = join(lab.work, "notify-allow", "lab-permission-probe.txt");
+    await poll(() => existsSync(probe), { ...slow, what: "the allowed command to run" });
+    await waitState(run.id, (p) => p.state !== "question");
+    assert.equal(page.url(), lab.url + "/", "an answered action opened the run");
+    // The token was single-use: the other button answers nothing now.
+    const again = await page.evaluate(async (token) => (await fetch("/api/v1/push/act", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) })).status, payload.actions[1].token);
+    assert.equal(again, 404);
+    await call("POST", `/api/v1/runs/${run.id}/stop`);
+  });
+
+  test("a stale notification's button sends no key: it says the prompt changed and opens the run", async () => {
+    await page.goto(lab.url + "/");
+    const run = await startRunAPI("notify-stale", "lab:twice twice", "manual");
+    const first = await push.next((p) => p.run_id === run.id && p.reason === "blocked");
+    // The first prompt is answered in the app; the same command asks again.
+    const firstDialog = (await waitState(run.id, (p) => p.pending_dialog?.permission)).pending_dialog;
+    const once = firstDialog.permission.options.findIndex((o) => o.role === "allow_once");
+    assert.equal((await call("POST", `/api/v1/runs/${run.id}/answer`, { tool_id: firstDialog.tool_id, option: once })).status, 204);
+    const second = await waitState(run.id, (p) => p.pending_dialog && p.pending_dialog.tool_id !== firstDialog.tool_id);
+    await push.next((p) => p.run_id === run.id && p.reason === "blocked");
+
+    // Now the old notification's Allow is tapped.
+    await show(first);
+    await tapAction(first.tag, first.actions[0].action);
+    await page.waitForURL(`${lab.url}/runs/${run.id}`);
+    const said = await poll(async () => (await notifications()).find((n) => n.tag === first.tag && /changed/.test(n.title)), { what: "the notification saying it changed" });
+    assert.match(said.body, /answered or changed/);
+    // No key reached the CLI: the second prompt still waits, unanswered.
+    await page.locator("[data-card]").waitFor(slow);
+    await shot(page, "notification-stale");
+    const now = (await call("GET", `/api/v1/runs/${run.id}/messages?limit=1`)).body;
+    assert.equal(now.pending_dialog?.tool_id, second.pending_dialog.tool_id, "the second prompt was answered");
+    await call("POST", `/api/v1/runs/${run.id}/stop`);
+    await call("POST", `/api/v1/push/devices/${device.id}`, { options: { blocked: true, turn_end: true, include_content: false } });
   });
 });
 

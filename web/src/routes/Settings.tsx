@@ -12,7 +12,11 @@ import { disablePush, enablePush, myDeviceId, pushSupported } from "../push";
 const optionRows: { key: keyof PushOptions; label: string; hint: string }[] = [
   { key: "blocked", label: "When a run is blocked", hint: "a question, plan or permission prompt waits" },
   { key: "turn_end", label: "Quietly when a turn ends", hint: "no sound; the agent waits for your next message" },
-  { key: "include_content", label: "Include conversation text", hint: "off: only the folder and what waits" },
+  {
+    key: "include_content",
+    label: "Include conversation text",
+    hint: "and answer from the notification: Allow once or Deny a prompt, pick one of two options; off: only the folder and what waits",
+  },
 ];
 
 export function Settings() {
