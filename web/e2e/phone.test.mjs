@@ -128,6 +128,44 @@ describe("attention that forgets what you saw", () => {
   });
 });
 
+describe("turning notifications on", () => {
+  test("shows each step; a push service that never answers is named, and the button comes back", async () => {
+    // Debian's Chromium has no push service: subscribing never settles.
+    await mock.control("reset");
+    await browser.context.grantPermissions(["notifications"], { origin: mock.url });
+    await page.goto(mock.url + "/settings");
+    const on = page.locator('[data-action="enable-push"]');
+    await on.click();
+    const step = page.locator("[data-push-step]");
+    await poll(async () => /Subscribing with the browser's push service/.test((await step.textContent().catch(() => "")) ?? ""), { what: "the subscribe step" });
+    assert.equal(await on.isDisabled(), true);
+    await shot(page, "push-enabling");
+    const err = page.locator(".settings .error[role=alert]");
+    await err.waitFor({ timeout: 30000 });
+    assert.match(await err.textContent(), /push service did not answer within 15 s/);
+    assert.equal(await step.count(), 0, "the step stayed");
+    assert.equal(await on.isEnabled(), true, "the button stayed greyed");
+  });
+
+  test("a denied permission says where to allow it; a dead device says why in words", async () => {
+    const other = await launch();
+    try {
+      const op = await other.page();
+      await login(op, mock.url, "mock");
+      await op.evaluate(() => Notification.requestPermission()); // headless: dismissed or denied
+      await op.goto(mock.url + "/settings");
+      await op.locator('[data-action="enable-push"]').click();
+      const err = op.locator(".settings .error[role=alert]");
+      await err.waitFor();
+      assert.match(await err.textContent(), /blocked for this site: allow them in the browser's site settings|permission prompt was dismissed: try again/);
+      const dead = op.locator('[data-device="dev-old"] .error');
+      assert.match(await dead.textContent(), /^the push service \(fcm\.googleapis\.com\) could not be found/);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 test("nothing opened a dialog or threw", () => {
   assert.deepEqual(seen.dialogs, []);
   assert.deepEqual(seen.errors, []);

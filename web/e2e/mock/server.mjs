@@ -7,7 +7,7 @@
 //
 // Scenario control for tests: POST /mock/{name} (see `control` below).
 
-import { createHash, randomBytes } from "node:crypto";
+import { createECDH, createHash, randomBytes } from "node:crypto";
 import { readFileSync, existsSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
@@ -152,6 +152,11 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
     { keyword: "lab:markdown", summary: "long markdown with code blocks and a table" },
   ];
   let scenarios = demoScenarios;
+  // Web Push: the server's key and the subscribed devices, one of them
+  // failing as a dead phone does (its reason in words, as the server keeps it).
+  const vapid = createECDH("prime256v1");
+  vapid.generateKeys();
+  const devices = new Map();
 
   function reset() {
     runs.clear();
@@ -160,6 +165,16 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
     interrupts = [];
     seenReports = [];
     scenarios = demoScenarios;
+    devices.clear();
+    devices.set("dev-old", {
+      id: "dev-old",
+      name: "Old phone",
+      service: "fcm.googleapis.com",
+      options: { blocked: true, turn_end: false, include_content: false },
+      created_at: new Date(t0).toISOString(),
+      last_push_at: new Date(t0 + 3600000).toISOString(),
+      last_error: "the push service (fcm.googleapis.com) could not be found: is this machine online, and can it resolve fcm.googleapis.com?",
+    });
     conflictNext = false;
     answerDelayMs = 0;
     lockedFor = 0;
@@ -452,6 +467,27 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
               },
             ],
           });
+        }
+        if (api === "/push/key") return send(res, 200, { public_key: vapid.getPublicKey().toString("base64url") });
+        if (api === "/push/devices" && req.method === "GET") return send(res, 200, { devices: [...devices.values()] });
+        if (api === "/push/devices" && req.method === "POST") {
+          const b = await body(req);
+          const d = { id: "dev-" + devices.size, name: b.name, service: new URL(b.subscription.endpoint).hostname, options: { blocked: true, turn_end: false, include_content: false }, created_at: new Date().toISOString() };
+          devices.set(d.id, d);
+          return send(res, 201, d);
+        }
+        if (api === "/push/presence") return send(res, devices.has((await body(req)).device_id) ? 204 : 404, undefined);
+        m = api.match(/^\/push\/devices\/([^/]+)$/);
+        if (m) {
+          const d = devices.get(decodeURIComponent(m[1]));
+          if (!d) return send(res, 404, { error: "no device " + m[1] });
+          if (req.method === "DELETE") {
+            devices.delete(d.id);
+            return send(res, 204);
+          }
+          const b = await body(req);
+          Object.assign(d.options, b.options ?? {});
+          return send(res, 200, d);
         }
         if (api === "/demo/scenarios") {
           if (!scenarios) return send(res, 404, { error: "this server is not a demo: it has no scripted scenarios" });

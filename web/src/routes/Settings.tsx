@@ -15,7 +15,7 @@ const optionRows: { key: keyof PushOptions; label: string; hint: string }[] = [
   {
     key: "include_content",
     label: "Include conversation text",
-    hint: "and answer from the notification: Allow once or Deny a prompt, pick one of two options; off: only the folder and what waits",
+    hint: "on: the question or command, with answer buttons (Allow once, Deny) where they fit; off: only the folder and what waits",
   },
 ];
 
@@ -26,6 +26,7 @@ export function Settings() {
   const [busy, setBusy] = createSignal("");
   const [error, setError] = createSignal("");
   const [note, setNote] = createSignal("");
+  const [step, setStep] = createSignal("");
 
   async function load() {
     try {
@@ -56,9 +57,13 @@ export function Settings() {
 
   const turnOn = () =>
     act("enable", async () => {
-      const d = await enablePush(name().trim() || defaultDeviceName(navigator.userAgent));
-      setMine(d.id);
-      setNote(`Notifications are on for ${d.name}.`);
+      try {
+        const d = await enablePush(name().trim() || defaultDeviceName(navigator.userAgent), setStep);
+        setMine(d.id);
+        setNote(`Notifications are on for ${d.name}.`);
+      } finally {
+        setStep("");
+      }
     });
 
   const setOption = (d: PushDevice, key: keyof PushOptions, on: boolean) =>
@@ -112,6 +117,11 @@ export function Settings() {
                 <button class="btn primary" disabled={busy() !== ""} onClick={turnOn} data-action="enable-push">
                   Turn on notifications
                 </button>
+                <Show when={step()}>
+                  <p class="muted small" role="status" data-push-step>
+                    {step()}
+                  </p>
+                </Show>
               </div>
             </Show>
           </Show>
