@@ -128,6 +128,48 @@ describe("attention that forgets what you saw", () => {
   });
 });
 
+describe("desktop: the runs list beside the open chat", () => {
+  test("at 1280×800 the list stays on the left while runs open on the right; a phone shows one screen", async () => {
+    await mock.control("reset");
+    const desk = await launch({ desktop: true });
+    try {
+      const dp = await desk.page();
+      watch(dp);
+      await login(dp, mock.url, "mock");
+      await dp.locator("[data-testid=no-run-open]").waitFor();
+      const list = dp.locator(".split-list [data-run]").first();
+      await list.waitFor();
+      // Mark the list's DOM: it must survive opening runs.
+      await dp.locator(".split-list .rows").evaluate((el) => (el.__kept = true));
+      await dp.locator('.split-list [data-run="r-work"]').click();
+      await chat(dp).locator('[data-seq="8"]').waitFor();
+      const pane = await dp.locator(".split-list").evaluate((el) => el.getBoundingClientRect().toJSON());
+      const inner = await dp.locator(".split-main .chat-inner").evaluate((el) => el.getBoundingClientRect().toJSON());
+      assert.ok(pane.left === 0 && pane.width >= 340 && pane.width <= 420, `list pane ${JSON.stringify(pane)}`);
+      assert.ok(inner.left >= pane.right && inner.width >= 600 && inner.width <= 820, `chat column ${JSON.stringify(inner)}`);
+      assert.equal(await dp.locator('.split-list [data-run="r-work"]').getAttribute("aria-current"), "page");
+      await dp.mouse.move(0, 0);
+      await shot(dp, "desktop-split");
+
+      await dp.locator('.split-list [data-run="r-single"]').click();
+      await dp.locator("[data-card]").waitFor();
+      assert.equal(await dp.locator(".split-list .rows").evaluate((el) => el.__kept === true), true, "the list was rebuilt");
+      assert.equal(await dp.locator('.split-list [data-run="r-work"]').getAttribute("aria-current"), null);
+
+      // Narrower than 1024 px: one screen at a time again.
+      await dp.setViewportSize({ width: 900, height: 800 });
+      await poll(async () => (await dp.locator(".split").count()) === 0, { what: "the split to go" });
+      assert.equal(await dp.locator("[data-run]").count(), 0, "the runs list stayed beside the chat");
+    } finally {
+      await desk.close();
+    }
+    // The phone: a chat alone.
+    await page.goto(mock.url + "/runs/r-work");
+    await chat().locator('[data-seq="8"]').waitFor();
+    assert.equal(await page.locator(".split, [data-run]").count(), 0);
+  });
+});
+
 describe("turning notifications on", () => {
   test("shows each step; a push service that never answers is named, and the button comes back", async () => {
     // Debian's Chromium has no push service: subscribing never settles.

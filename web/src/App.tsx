@@ -5,6 +5,7 @@ import { createSignal, Match, onCleanup, onMount, Show, Suspense, Switch } from 
 import { api, onUnauthorized } from "./api";
 import { startEvents, stopEvents } from "./events";
 import { match, navigate, path } from "./router";
+import { createWide, NoRunOpen, Split } from "./components/Split";
 import { Attach, History, NewRun, preloadChat, RunChat, SessionChat, Settings } from "./routes/lazy";
 import { Login } from "./routes/Login";
 import { Runs } from "./routes/Runs";
@@ -42,6 +43,13 @@ export function App() {
   });
   onCleanup(off);
 
+  // Wide screens show the runs list beside the open run (Split.tsx).
+  const wide = createWide();
+  const runId = () => {
+    const r = match(path());
+    return r.name === "run" ? r.id : "";
+  };
+
   const loggedIn = () => {
     setAuth("in");
     startEvents();
@@ -66,32 +74,49 @@ export function App() {
       </Match>
       <Match when={auth() === "in"}>
         <SignedIn />
-        <Suspense fallback={<div class="screen center muted">Loading…</div>}>
-          <Show when={match(path())} keyed>
-            {(r) => (
-              <Switch fallback={<Runs />}>
-                <Match when={r.name === "new"}>
-                  <NewRun />
-                </Match>
-                <Match when={r.name === "attach"}>
-                  <Attach />
-                </Match>
-                <Match when={r.name === "run" && r}>{(rr) => <RunChat id={(rr() as { id: string }).id} />}</Match>
-                <Match when={r.name === "history"}>
-                  <History />
-                </Match>
-                <Match when={r.name === "session" && r}>{(rr) => <SessionChat id={(rr() as { id: string }).id} />}</Match>
-                <Match when={r.name === "settings"}>
-                  <Settings />
-                </Match>
-              </Switch>
-            )}
-          </Show>
-        </Suspense>
+        <Show when={wide() && ["runs", "run"].includes(match(path()).name)} fallback={screens()}>
+          <Split list={<Runs selected={runId()} />}>
+            <Suspense fallback={loading()}>
+              <Show when={runId()} keyed fallback={<NoRunOpen />}>
+                {(id) => <RunChat id={id} />}
+              </Show>
+            </Suspense>
+          </Split>
+        </Show>
       </Match>
     </Switch>
   );
+
+  /** screens is one screen at a time, as the URL names it. */
+  function screens() {
+    return (
+      <Suspense fallback={loading()}>
+        <Show when={match(path())} keyed>
+          {(r) => (
+            <Switch fallback={<Runs />}>
+              <Match when={r.name === "new"}>
+                <NewRun />
+              </Match>
+              <Match when={r.name === "attach"}>
+                <Attach />
+              </Match>
+              <Match when={r.name === "run" && r}>{(rr) => <RunChat id={(rr() as { id: string }).id} />}</Match>
+              <Match when={r.name === "history"}>
+                <History />
+              </Match>
+              <Match when={r.name === "session" && r}>{(rr) => <SessionChat id={(rr() as { id: string }).id} />}</Match>
+              <Match when={r.name === "settings"}>
+                <Settings />
+              </Match>
+            </Switch>
+          )}
+        </Show>
+      </Suspense>
+    );
+  }
 }
+
+const loading = () => <div class="screen center muted">Loading…</div>;
 
 /** SignedIn runs what lives as long as a login: presence, title and badge. */
 function SignedIn() {

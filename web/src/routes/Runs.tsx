@@ -11,7 +11,8 @@ import { attentionOf, byAttention } from "../lib/attention";
 import { stopEvents, subscribe } from "../events";
 import { linkHandler } from "../router";
 
-export function Runs() {
+/** Runs is the runs list; selected marks the run open beside it on a desktop. */
+export function Runs(props: { selected?: string }) {
   const [runs, setRuns] = createSignal<Run[] | null>(null);
   const [error, setError] = createSignal("");
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -67,7 +68,7 @@ export function Runs() {
               <For each={runs()}>
                 {(r) => (
                   <li>
-                    <RunRow run={r} />
+                    <RunRow run={r} selected={r.id === props.selected} />
                   </li>
                 )}
               </For>
