@@ -120,6 +120,10 @@ type ProviderInfo struct {
 	// that lab can follow the CLI's processes it did not start.
 	Resume bool `json:"resume,omitempty"`
 	Attach bool `json:"attach,omitempty"`
+	// PromptOptional says a run started without a first prompt is
+	// meaningful (the CLI waits for one, typed from the chat); the
+	// new-run form asks for a prompt otherwise.
+	PromptOptional bool `json:"prompt_optional,omitempty"`
 }
 
 // PermissionMode is one way a CLI can treat the agent's tool calls.

@@ -170,6 +170,44 @@ describe("desktop: the runs list beside the open chat", () => {
   });
 });
 
+describe("new run on a phone", () => {
+  test("Start on the first screen, the last folder prefilled, Default once, no Start without a prompt", async () => {
+    await mock.control("reset");
+    // A demo with many keywords, as lab demo has.
+    const many = Array.from({ length: 16 }, (_, i) => ({ keyword: `lab:case${i}`, summary: `scenario ${i}` }));
+    await mock.control("scenarios", { list: many });
+    await page.evaluate(() => localStorage.removeItem("lab.new.cwd"));
+    await page.goto(mock.url + "/new");
+    await page.locator('[data-testid="scenarios"]').waitFor();
+    const start = page.getByRole("button", { name: "Start" });
+    const fold = await start.evaluate((el) => ({ bottom: el.getBoundingClientRect().bottom, h: window.innerHeight, top: document.querySelector("main.scroll").scrollTop }));
+    assert.ok(fold.bottom <= fold.h && fold.top === 0, `Start at ${fold.bottom} of ${fold.h} px (scrolled ${fold.top})`);
+    assert.equal(await page.locator('[data-keyword="lab:case0"]').isVisible(), false, "the keywords are not folded");
+
+    // The provider's default mode is listed once, chosen.
+    const modes = await page.locator('select[name="permission_mode"] option').allTextContents();
+    assert.equal(modes.filter((m) => /default/i.test(m)).length, 0, `modes ${modes}`);
+    assert.equal(await page.locator('select[name="permission_mode"]').inputValue(), "auto");
+    assert.deepEqual(modes, ["Auto", "Manual", "Plan first"]);
+
+    // This provider starts with a prompt.
+    await page.locator('input[name="cwd"]').fill("/home/op/work/api");
+    assert.equal(await start.isDisabled(), true, "Start with an empty prompt");
+    assert.match(await page.locator("[data-needs-prompt]").textContent(), /starts with a first prompt/);
+    await page.locator("header.bar h1").click(); // the folder's suggestions close
+    await shot(page, "new-run-phone");
+    await page.locator('textarea[name="prompt"]').fill("fix the tests");
+    assert.equal(await start.isEnabled(), true);
+    await start.click();
+    await page.waitForURL(/\/runs\/r-new/);
+
+    // Next time the same folder is there already.
+    await page.goto(mock.url + "/new");
+    await page.locator('input[name="cwd"]').waitFor();
+    assert.equal(await page.locator('input[name="cwd"]').inputValue(), "/home/op/work/api");
+  });
+});
+
 describe("turning notifications on", () => {
   test("shows each step; a push service that never answers is named, and the button comes back", async () => {
     // Debian's Chromium has no push service: subscribing never settles.

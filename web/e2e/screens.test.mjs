@@ -313,6 +313,7 @@ describe("new run", () => {
   test("the demo's keywords are offered; a tap puts one in the prompt", async () => {
     await mock.control("reset");
     await page.goto(mock.url + "/new");
+    await page.locator('[data-testid="scenarios"] > summary').click(); // folded under one line
     await page.locator('[data-keyword="lab:plan"]').waitFor();
     await page.locator('textarea[name="prompt"]').fill("add a greeting");
     await page.locator('[data-keyword="lab:plan"]').click();

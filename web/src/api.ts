@@ -289,6 +289,8 @@ export interface ProviderInfo {
   default_mode?: string;
   resume?: boolean;
   attach?: boolean;
+  /** A run may start without a first prompt (the form asks for one otherwise). */
+  prompt_optional?: boolean;
 }
 
 /** GET /sessions (httpapi.SessionList): one page, newest first. */

@@ -468,6 +468,17 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
             ],
           });
         }
+        if (api === "/folders") {
+          // As the picker's server: recent folders first, then git repositories.
+          const all = [
+            { path: "/home/op/work/api", git: true, recent: true },
+            { path: "/home/op/work/web", git: true },
+            { path: "/home/op/notes" },
+          ];
+          const q = url.searchParams.get("q") ?? "";
+          const folders = all.filter((f) => !q || f.path.includes(q.replace(/^~/, "/home/op")));
+          return send(res, 200, { folders, roots: ["/home/op"], home: "/home/op", truncated: false });
+        }
         if (api === "/push/key") return send(res, 200, { public_key: vapid.getPublicKey().toString("base64url") });
         if (api === "/push/devices" && req.method === "GET") return send(res, 200, { devices: [...devices.values()] });
         if (api === "/push/devices" && req.method === "POST") {
