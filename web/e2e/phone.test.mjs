@@ -208,6 +208,41 @@ describe("new run on a phone", () => {
   });
 });
 
+describe("permission card", () => {
+  test("names the file once, relative to the run's folder, with no key hints in its buttons", async () => {
+    await mock.control("reset");
+    const file = "/home/op/work/app/src/lab-edit.txt";
+    const edit = {
+      tool_id: "tu_edit",
+      kind: "permission",
+      answerable: true,
+      outcome: null,
+      permission: {
+        tool: "Edit",
+        title: "Edit file",
+        question: "Do you want to make this edit to lab-edit.txt?",
+        path: file,
+        diff: `--- ${file}\n+++ ${file}\n@@ -1 +1 @@\n-hello\n+hello, edited`,
+        options: [
+          { label: "Yes", role: "allow_once" },
+          { label: "Yes, allow all edits during this session (shift+tab)", role: "switch_mode" },
+          { label: "No, and tell the agent what to do differently (esc)", role: "deny", feedback: true },
+        ],
+      },
+    };
+    await mock.control("put", { id: "r-perm", title: "lab:edit go", msgs: [text(1, "user", "lab:edit go")], pending: edit, state: "question", run: { cwd: "/home/op/work/app" } });
+    await page.goto(mock.url + "/runs/r-perm");
+    const card = page.locator("[data-card]");
+    await card.waitFor();
+    const said = await card.innerText();
+    assert.equal(said.split("lab-edit.txt").length - 1, 2, `the file named other than once (and once in the CLI's question): ${said}`);
+    assert.equal(await card.locator('[data-permission="path"]').textContent(), "src/lab-edit.txt");
+    assert.doesNotMatch(said, /\/home\/op\/work\/app|shift\+tab|\(esc\)/);
+    assert.match(await card.locator('[data-permission="diff"]').textContent(), /^@@ -1 \+1 @@\n-hello\n\+hello, edited/);
+    await shot(page, "permission-card-phone");
+  });
+});
+
 describe("turning notifications on", () => {
   test("shows each step; a push service that never answers is named, and the button comes back", async () => {
     // Debian's Chromium has no push service: subscribing never settles.

@@ -13,6 +13,7 @@ import { LiveTail } from "../components/LiveTail";
 import { NotFound } from "../components/NotFound";
 import { createReplyQueue } from "../components/queue";
 import { EndedBar, ReadOnlyBar } from "../components/RunBars";
+import { RunFolder } from "../components/runfolder";
 import { AttentionBadge } from "../components/RunRow";
 import { subscribe } from "../events";
 import { cliVersion } from "../lib/format";
@@ -117,13 +118,15 @@ export function RunChat(props: { id: string }) {
           {stopError() || (conv.offline() ? "Offline: cannot reach the lab server. Retrying…" : conv.error())}
         </p>
       </Show>
-      <ChatPane
-        conv={conv}
-        readOnly={false}
-        onAnswer={(a) => api.answer(props.id, a).then(() => undefined)}
-        bindShowCard={(fn) => (showCard = fn)}
-        footer={<LiveTail conv={conv} queue={queue} />}
-      />
+      <RunFolder.Provider value={() => run()?.cwd}>
+        <ChatPane
+          conv={conv}
+          readOnly={false}
+          onAnswer={(a) => api.answer(props.id, a).then(() => undefined)}
+          bindShowCard={(fn) => (showCard = fn)}
+          footer={<LiveTail conv={conv} queue={queue} />}
+        />
+      </RunFolder.Provider>
       <Switch>
         <Match when={state() === "ended"}>
           <EndedBar run={run()} onChanged={loadRun} />
