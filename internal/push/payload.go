@@ -67,7 +67,7 @@ func payloadFor(reason Reason, s About, content bool) Payload {
 		p.Body = dir + ": " + waitingWhat(s.Dialog)
 		if content {
 			p.Title = clip(firstNonEmpty(s.Run.Title, dir), 80)
-			p.Body = clip(firstNonEmpty(dialogText(s.Dialog), s.Run.Preview, waitingWhat(s.Dialog)), maxBody)
+			p.Body = clip(firstNonEmpty(conv.DialogLine(s.Dialog), s.Run.Preview, waitingWhat(s.Dialog)), maxBody)
 		}
 	case ReasonTurnEnd:
 		p.Quiet = true
@@ -114,32 +114,6 @@ func waitingWhat(d *conv.Dialog) string {
 	return "it waits for your answer"
 }
 
-// dialogText is the dialog's own words: the first question, or the plan's
-// first line.
-func dialogText(d *conv.Dialog) string {
-	if d == nil {
-		return ""
-	}
-	if len(d.Questions) > 0 {
-		return d.Questions[0].Question
-	}
-	if p := d.Permission; p != nil {
-		what := firstNonEmpty(p.Command, p.Path, firstLine(p.Summary))
-		if what == "" {
-			return "Allow " + p.Tool + "?"
-		}
-		return "Allow " + p.Tool + ": " + what + "?"
-	}
-	if d.Plan != "" {
-		for _, line := range strings.Split(d.Plan, "\n") {
-			if line = strings.TrimSpace(strings.TrimLeft(line, "# ")); line != "" {
-				return "Plan: " + line
-			}
-		}
-	}
-	return ""
-}
-
 func firstNonEmpty(ss ...string) string {
 	for _, s := range ss {
 		if s = strings.TrimSpace(s); s != "" {
@@ -157,9 +131,4 @@ func clip(s string, n int) string {
 	}
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:n-1])) + "…"
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
 }
