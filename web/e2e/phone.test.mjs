@@ -243,6 +243,20 @@ describe("permission card", () => {
   });
 });
 
+describe("attach", () => {
+  test("a session at a question says it waits for you, though its CLI says busy", async () => {
+    await mock.control("reset");
+    const session = (pid, over) => ({ provider: "agent", pid, session_id: `0000000${pid}-aaaa`, cwd: `/home/op/work/s${pid}`, title: `session ${pid}`, tmux: { socket: "/tmp/tmux", pane: "%1", session: "work" }, ...over });
+    await mock.control("external", { list: [session(11, { status: "busy", pending: true }), session(12, { status: "busy" }), session(13, { status: "waiting", waiting_for: "permission" })] });
+    await page.goto(mock.url + "/attach");
+    const status = (pid) => page.locator(`[data-external="${pid}"] [data-status]`).textContent();
+    await page.locator('[data-external="11"]').waitFor();
+    assert.equal(await status(11), "waiting for you");
+    assert.equal(await status(12), "busy");
+    assert.equal(await status(13), "waiting for you: permission");
+  });
+});
+
 describe("turning notifications on", () => {
   test("shows each step; a push service that never answers is named, and the button comes back", async () => {
     // Debian's Chromium has no push service: subscribing never settles.

@@ -202,6 +202,8 @@ export interface ExternalSession {
   started_at?: string;
   status?: string;
   waiting_for?: string;
+  /** A question or plan waits for its operator (whatever status says). */
+  pending?: boolean;
   tmux?: { socket: string; pane: string; session?: string };
   read_only?: string;
   transcript_path?: string;

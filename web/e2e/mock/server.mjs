@@ -146,6 +146,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
   let lockedFor = 0; // seconds a login is refused for (429), 0 when not
   let interrupts = []; // run ids interrupted, for assertions
   let seenReports = []; // run ids reported seen, for assertions
+  let external = [];
   const demoScenarios = [
     { keyword: "lab:single", summary: "one single-select question" },
     { keyword: "lab:plan", summary: "a plan to approve", permission_mode: "plan" },
@@ -164,6 +165,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
     answers = [];
     interrupts = [];
     seenReports = [];
+    external = [];
     scenarios = demoScenarios;
     devices.clear();
     devices.set("dev-old", {
@@ -313,6 +315,8 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
     lockout: ({ secs = 30 }) => (lockedFor = secs),
     interrupts: () => interrupts,
     seen: () => seenReports,
+    // The sessions started outside lab that GET /external-sessions lists.
+    external: ({ list }) => (external = list),
     scenarios: ({ list }) => (scenarios = list),
     answerDelay: ({ ms }) => (answerDelayMs = ms),
     answers: () => answers,
@@ -468,6 +472,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
             ],
           });
         }
+        if (api === "/external-sessions") return send(res, 200, { sessions: external });
         if (api === "/folders") {
           // As the picker's server: recent folders first, then git repositories.
           const all = [
