@@ -243,6 +243,25 @@ describe("permission card", () => {
   });
 });
 
+describe("headers on a phone", () => {
+  /** clipped says whether the header's line under the title hides some of its text. */
+  const clipped = () => page.locator(".bar-sub").evaluate((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+  test("the line under the title shows all of it at 390 px", async () => {
+    await mock.control("reset");
+    await page.goto(mock.url + "/");
+    await page.locator("[data-run]").first().waitFor();
+    assert.match(await page.locator(".bar-sub").textContent(), /^\d+ blocked · \d+ your turn$/);
+    assert.equal(await clipped(), false, "the runs list's counts are cut");
+
+    await mock.control("put", { id: "r-perm-bash", title: "lab:permission make a file", msgs: [text(1, "user", "lab:permission make a file")], run: { cwd: "/home/op/work/perm-bash-project", provider: "agent" } });
+    await page.goto(mock.url + "/runs/r-perm-bash");
+    await page.locator(".bar-sub [data-provider]").waitFor();
+    await poll(async () => /CLI 2\.1\.332/.test(await page.locator(".bar-sub").textContent()), { what: "the version" });
+    assert.match(await page.locator(".bar-sub").textContent(), /your turn.*Agent CLI · perm-bash-project · CLI 2\.1\.332/);
+    assert.equal(await clipped(), false, "the chat header's line is cut");
+  });
+});
+
 describe("attach", () => {
   test("a session at a question says it waits for you, though its CLI says busy", async () => {
     await mock.control("reset");

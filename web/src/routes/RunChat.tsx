@@ -79,7 +79,14 @@ export function RunChat(props: { id: string }) {
               ·{" "}
             </Show>
             {heading().sub}
-            {run() && cliVersion(run()!) ? ` · ${cliVersion(run()!)!.label}` : ""}
+            <Show when={run() && cliVersion(run()!)}>
+              {(v) => (
+                <>
+                  {" · "}
+                  <span class="nw">{v().label}</span>
+                </>
+              )}
+            </Show>
             {attached() ? ` · attached ${attached()!.pane ?? "read-only"}` : ""}
           </>
         }

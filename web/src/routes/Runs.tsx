@@ -37,8 +37,16 @@ export function Runs(props: { selected?: string }) {
   onCleanup(() => clearTimeout(timer));
 
   const count = (a: string) => (runs() ?? []).filter((r) => attentionOf(r) === a).length;
-  const sub = () =>
-    [count("blocked") && `${count("blocked")} blocked`, count("your_turn") && `${count("your_turn")} your turn`].filter(Boolean).join(" · ") || undefined;
+  const sub = () => {
+    const parts = [count("blocked") && `${count("blocked")} blocked`, count("your_turn") && `${count("your_turn")} your turn`].filter(Boolean) as string[];
+    if (parts.length === 0) return undefined;
+    return parts.map((p, i) => (
+      <>
+        {i > 0 ? " · " : ""}
+        <span class="nw">{p}</span>
+      </>
+    ));
+  };
 
   return (
     <div class="screen">
