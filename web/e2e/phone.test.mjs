@@ -262,6 +262,44 @@ describe("headers on a phone", () => {
   });
 });
 
+describe("runs list housekeeping and a first visit", () => {
+  test("archiving ended runs says how many, and Undo brings them back", async () => {
+    await mock.control("reset");
+    await mock.control("put", { id: "r-old2", title: "Older run", state: "ended" });
+    await page.goto(mock.url + "/");
+    const archive = page.locator('[data-action="archive-ended"]');
+    assert.equal(await archive.textContent(), "Archive ended runs (2)");
+    await archive.click();
+    const note = page.locator(".hk-note");
+    await poll(async () => /^Archived 2 runs\./.test(await note.textContent()), { what: "the count archived" });
+    await poll(async () => (await page.locator('[data-run="r-ended"], [data-run="r-old2"]').count()) === 0, { what: "the runs hidden" });
+    await page.locator('[data-action="undo-archive"]').click();
+    await poll(async () => (await page.locator('[data-run="r-ended"], [data-run="r-old2"]').count()) === 2, { what: "the runs back" });
+    assert.match(await note.textContent(), /^Restored 2 runs\./);
+    assert.equal(await page.locator('[data-action="undo-archive"]').count(), 0);
+  });
+
+  test("an empty runs list on a demo points to the keywords", async () => {
+    await mock.control("reset");
+    await mock.control("clear");
+    await page.goto(mock.url + "/");
+    const hint = page.locator("[data-demo-hint]");
+    await hint.waitFor();
+    assert.match(await hint.textContent(), /lab:single \(one single-select question\).*The New run screen lists all 3\./);
+    await shot(page, "runs-empty-demo");
+    await page.locator('[data-testid="no-runs"] a[href="/new"]').click();
+    await page.waitForURL(mock.url + "/new");
+    // Not a demo: no keywords to point to.
+    await mock.control("scenarios", { list: null });
+    const asked = page.waitForResponse((r) => r.url().endsWith("/api/v1/demo/scenarios"));
+    await page.goto(mock.url + "/");
+    assert.equal((await asked).status(), 404);
+    await page.locator('[data-testid="no-runs"]').waitFor();
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok())));
+    assert.equal(await page.locator("[data-demo-hint]").count(), 0);
+  });
+});
+
 describe("attach", () => {
   test("a session at a question says it waits for you, though its CLI says busy", async () => {
     await mock.control("reset");

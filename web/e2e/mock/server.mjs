@@ -276,6 +276,8 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
   /** control lets a test change the world: add a dialog, back-patch, etc. */
   const control = {
     reset: () => reset(),
+    // No runs at all, as on a fresh server.
+    clear: () => runs.clear(),
     // Append n assistant messages to a run.
     append: ({ run, n = 1, text: t = "more" }) => {
       const r = runs.get(run);
@@ -375,7 +377,27 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
           req.on("close", () => clients.delete(res));
           return;
         }
-        if (api === "/runs" && req.method === "GET") return send(res, 200, { runs: [...runs.values()].map((r) => r.run) });
+        if (api === "/runs" && req.method === "GET") {
+          const archived = url.searchParams.get("archived") === "true";
+          return send(res, 200, { runs: [...runs.values()].map((r) => r.run).filter((r) => !!r.archived_at === archived) });
+        }
+        if ((api === "/runs/archive" || api === "/runs/unarchive") && req.method === "POST") {
+          // As the server: only ended runs are archived; each is re-checked.
+          const on = api === "/runs/archive";
+          const out = { done: [], skipped: [] };
+          for (const id of (await body(req)).ids ?? []) {
+            const r = runs.get(id);
+            if (!r) out.skipped.push({ id, reason: "no such run" });
+            else if (r.run.state !== "ended") out.skipped.push({ id, reason: "it is still running: stop it first" });
+            else {
+              if (on) r.run.archived_at = new Date().toISOString();
+              else delete r.run.archived_at;
+              out.done.push(id);
+            }
+          }
+          emit({ type: "run.changed" });
+          return send(res, 200, out);
+        }
         if (api === "/runs" && req.method === "POST") {
           const b = await body(req);
           const id = "r-new" + runs.size;

@@ -4,6 +4,7 @@
 
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, isOffline, type Run } from "../api";
+import { EmptyRuns } from "../components/EmptyRuns";
 import { Header } from "../components/Header";
 import { RunRow } from "../components/RunRow";
 import { RunsHousekeeping } from "../components/RunsHousekeeping";
@@ -71,7 +72,7 @@ export function Runs(props: { selected?: string }) {
           </div>
         </Show>
         <Show when={runs()} fallback={<Show when={!error()}>{<p class="muted pad">Loading…</p>}</Show>}>
-          <Show when={runs()!.length > 0} fallback={<p class="muted pad">No runs yet. Start one with New.</p>}>
+          <Show when={runs()!.length > 0} fallback={<EmptyRuns />}>
             <ul class="rows">
               <For each={runs()}>
                 {(r) => (
