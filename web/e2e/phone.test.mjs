@@ -289,6 +289,7 @@ describe("runs list housekeeping and a first visit", () => {
     await shot(page, "runs-empty-demo");
     await page.locator('[data-testid="no-runs"] a[href="/new"]').click();
     await page.waitForURL(mock.url + "/new");
+    await page.locator('[data-testid="scenarios"]').waitFor(); // its request answered
     // Not a demo: no keywords to point to.
     await mock.control("scenarios", { list: null });
     const asked = page.waitForResponse((r) => r.url().endsWith("/api/v1/demo/scenarios"));
