@@ -260,12 +260,12 @@ describe("web push", () => {
       ["Allow once", "Deny"],
     );
     assert.match(payload.body, /touch lab-permission-probe\.txt/);
-    const shown = await show(payload);
-    assert.deepEqual(
-      shown.actions?.map((a) => a.title),
-      ["Allow once", "Deny"],
-      "the notification shows the answers",
-    );
+    await show(payload);
+    const buttons = await page.evaluate(async (tag) => {
+      const [n] = await (await navigator.serviceWorker.ready).getNotifications({ tag });
+      return n.actions.map((a) => a.title);
+    }, payload.tag);
+    assert.deepEqual(buttons, ["Allow once", "Deny"], "the notification shows the answers");
     await tapAction(payload.tag, payload.actions[0].action);
     const probe = join(lab.work, "notify-allow", "lab-permission-probe.txt");
     await poll(() => existsSync(probe), { ...slow, what: "the allowed command to run" });
