@@ -6,7 +6,7 @@ import { api, onUnauthorized } from "./api";
 import { startEvents, stopEvents } from "./events";
 import { match, navigate, path } from "./router";
 import { createWide, NoRunOpen, Split } from "./components/Split";
-import { Attach, History, NewRun, preloadChat, RunChat, SessionChat, Settings } from "./routes/lazy";
+import { Attach, History, NewRun, preloadChat, preloadScreen, RunChat, SessionChat, Settings } from "./routes/lazy";
 import { Login } from "./routes/Login";
 import { Runs } from "./routes/Runs";
 import { trackAttention } from "./badge";
@@ -34,6 +34,7 @@ export function App() {
   }
 
   onMount(() => {
+    preloadScreen(match(path()).name);
     void registerWorker();
     void check();
   });

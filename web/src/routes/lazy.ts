@@ -41,6 +41,15 @@ export const History = screen(() => import("./History").then((m) => m.History));
 export const Settings = screen(() => import("./Settings").then((m) => m.Settings));
 
 /**
+ * preloadScreen starts fetching the chunk of the screen the page opens on
+ * (a deep link to a chat), alongside the login check rather than after it.
+ */
+export function preloadScreen(route: string): void {
+  if (route === "run") void RunChat.preload();
+  else if (route === "session") void SessionChat.preload();
+}
+
+/**
  * preloadChat fetches the chat's chunks once the browser is idle, so
  * tapping a run in the list opens it without waiting for code.
  */
