@@ -4,7 +4,7 @@ import "strings"
 
 // DialogLine is a dialog in one line of its own words, for a list or a
 // notification: the first question, what a permission prompt would allow
-// ("Allow Bash: npm test?"), or a plan's first line ("Plan: …"). "" when
+// ("Allow <tool>: npm test?"), or a plan's first line ("Plan: …"). "" when
 // it has none.
 func DialogLine(d *Dialog) string {
 	if d == nil {

@@ -9,9 +9,9 @@ func TestDialogLine(t *testing.T) {
 		want string
 	}{
 		{"question", &Dialog{Questions: []Question{{Question: "Which\ndatabase?"}}}, "Which database?"},
-		{"command", &Dialog{Permission: &Permission{Tool: "Bash", Command: "npm  test"}}, "Allow Bash: npm test?"},
-		{"file", &Dialog{Permission: &Permission{Tool: "Edit", Path: "/w/a.go", Diff: "@@"}}, "Allow Edit: /w/a.go?"},
-		{"other call", &Dialog{Permission: &Permission{Tool: "WebFetch", Summary: "url: https://x\nprompt: y"}}, "Allow WebFetch: url: https://x?"},
+		{"command", &Dialog{Permission: &Permission{Tool: "RunCommand", Command: "npm  test"}}, "Allow RunCommand: npm test?"},
+		{"file", &Dialog{Permission: &Permission{Tool: "ChangeFile", Path: "/w/a.go", Diff: "@@"}}, "Allow ChangeFile: /w/a.go?"},
+		{"other call", &Dialog{Permission: &Permission{Tool: "Fetch", Summary: "url: https://x\nprompt: y"}}, "Allow Fetch: url: https://x?"},
 		{"bare", &Dialog{Permission: &Permission{Tool: "Mystery"}}, "Allow Mystery?"},
 		{"plan titled Plan", &Dialog{Plan: "# Plan: add a greeting\n1. x"}, "Plan: add a greeting"},
 		{"plan", &Dialog{Plan: "\n## Steps\n"}, "Plan: Steps"},

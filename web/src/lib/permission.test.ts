@@ -57,7 +57,7 @@ describe("words", () => {
 describe("the card names things once, without key hints", () => {
   it("drops the CLI's key hints from labels", () => {
     expect(withoutKeyHint("Yes, and switch to accept edits for this session (shift+tab)")).toBe("Yes, and switch to accept edits for this session");
-    expect(withoutKeyHint("No, and tell Claude what to do differently (esc)")).toBe("No, and tell Claude what to do differently");
+    expect(withoutKeyHint("No, and tell the agent what to do differently (esc)")).toBe("No, and tell the agent what to do differently");
     expect(withoutKeyHint("Yes (ctrl+e to explain)")).toBe("Yes");
     expect(withoutKeyHint("Yes, allow reading (from this project)")).toBe("Yes, allow reading (from this project)");
   });
