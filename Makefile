@@ -94,11 +94,14 @@ test-web: web/node_modules/.package-lock.json
 	cd web && npm run typecheck && npm test
 
 # The web app in real headless Chromium (Debian's /usr/bin/chromium):
-# first against the real server (`lab demo` with real CLI runs; writes
-# docs/screenshots/), then browser-level component tests against a scripted
+# first the weight budget (the first paint's JavaScript at most 50 KB
+# gzip, web/scripts/size.mjs), then against the real server (`lab demo`
+# with real CLI runs; writes docs/screenshots/), then browser-level
+# component tests against a scripted
 # API for states the real server cannot produce on demand (a 409 race, a
 # reader scrolled up when a new dialog arrives, paging 10,000 messages).
 test-e2e: clis web build
+	cd web && npm run size
 	cd web && LAB_BIN=$(CURDIR)/bin/lab npm run e2e
 	cd web && npm run e2e:mock
 

@@ -16,6 +16,17 @@ export default defineConfig({
     sourcemap: false,
     // NOMINIFY=1 keeps names readable for CPU profiles of the built app.
     minify: process.env.NOMINIFY ? false : "oxc",
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // The markdown renderer and its sanitizer (two thirds of a chat's
+          // code) get a chunk of their own, fetched with the first screen
+          // that shows markdown; everything else splits by screen
+          // (src/routes/lazy.ts).
+          groups: [{ name: "markdown", test: /node_modules[\\/](marked|dompurify)[\\/]|src[\\/]lib[\\/]markdown\.ts$/ }],
+        },
+      },
+    },
   },
   server: {
     proxy: {

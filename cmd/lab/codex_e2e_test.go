@@ -303,3 +303,39 @@ func TestServeWithoutCodex(t *testing.T) {
 	}
 	lab.waitPage(run.ID, "the Claude Code run's answer", func(p conv.Page) bool { return strings.Contains(lastAssistant(p), "hi") })
 }
+
+// TestServeCodexEditAsksUnderTmp: the demo's edit scenario writes beside
+// the run's folder to show an approval. With the folder under /tmp the
+// parent is /tmp, which the workspace-write sandbox lets the CLI write
+// unless the demo keeps /tmp out of its writable roots: then the file was
+// written without an approval card.
+func TestServeCodexEditAsksUnderTmp(t *testing.T) {
+	lab := startCodexLab(t)
+	work, err := os.MkdirTemp("/tmp", "lab-edit-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(work) })
+	probe := filepath.Join(filepath.Dir(work), "lab-edit-probe.txt")
+	os.Remove(probe)
+	t.Cleanup(func() { os.Remove(probe) })
+	run := lab.startCodex(conv.StartRequest{Cwd: work, Prompt: "lab:edit add the file"})
+	p := lab.waitPage(run.ID, "an edit approval", func(p conv.Page) bool {
+		return (p.PendingDialog != nil && p.PendingDialog.Kind == conv.DialogPermission && len(p.PendingDialog.Permission.Options) > 0) ||
+			p.State == conv.StateNeedsInput
+	})
+	d := p.PendingDialog
+	if d == nil {
+		_, statErr := os.Stat(probe)
+		t.Fatalf("no approval; the turn ended (the file written: %v)", statErr == nil)
+	}
+	if d.Permission.Path != probe || !strings.Contains(d.Permission.Diff, "+hello from lab") {
+		t.Fatalf("permission %+v; want the probe beside %s with its diff", d.Permission, work)
+	}
+	if _, err := os.Stat(probe); err == nil {
+		t.Fatal("the file exists before the approval")
+	}
+	allow := optionOf(t, d, conv.RoleAllowOnce)
+	lab.answer(run.ID, conv.Answer{ToolID: d.ToolID, Option: &allow})
+	claudetest.Poll(t, 60*time.Second, "the approved file", func() bool { _, err := os.Stat(probe); return err == nil })
+}

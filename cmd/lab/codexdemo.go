@@ -44,6 +44,16 @@ const (
 	demoCodexKey    = "sk-lab-demo-codex-key"
 )
 
+// demoCodexSandbox keeps /tmp and $TMPDIR out of the workspace-write
+// sandbox's writable roots, as `-c` overrides on every demo Codex run (so
+// a CODEX_HOME seeded by an older demo gets them too). Without them a
+// folder under /tmp has a writable parent, and the edit scenario, which
+// writes beside the folder to show an approval, wrote without asking.
+var demoCodexSandbox = []string{
+	"sandbox_workspace_write.exclude_slash_tmp=true",
+	"sandbox_workspace_write.exclude_tmpdir_env_var=true",
+}
+
 // startCodexDemo serves the scripted model and returns the Codex provider
 // of the demo: its own CODEX_HOME (seeded once), the API key in the
 // environment, and every run jailed when the machine allows it.
@@ -51,6 +61,7 @@ func startCodexDemo(ctx context.Context, c serveConfig, log *slog.Logger) (agent
 	fake := fakecodexapi.New(fakecodexapi.Options{})
 	p := codex.New(c.CodexHome)
 	p.Env = map[string]string{demoCodexKeyVar: demoCodexKey}
+	p.Config = append([]string(nil), demoCodexSandbox...)
 	if err := seedDemoCodexHome(c.CodexHome); err != nil {
 		return nil, nil, err
 	}
@@ -84,7 +95,7 @@ func startCodexDemo(ctx context.Context, c serveConfig, log *slog.Logger) (agent
 	if err := startAtSavedAddr(fake, c.StateDir, demoCodexAddrFile, log); err != nil {
 		return nil, nil, err
 	}
-	p.Config = []string{"model_providers." + codex.ProviderID + ".base_url=" + quoteTOML(fake.URL()+"/v1")}
+	p.Config = append(p.Config, "model_providers."+codex.ProviderID+".base_url="+quoteTOML(fake.URL()+"/v1"))
 	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"} {
 		p.Env[k] = "http://127.0.0.1:9"
 	}

@@ -504,6 +504,9 @@ func (a runnerAdapter) External(ctx context.Context) ([]conv.ExternalSession, er
 func (a runnerAdapter) Attach(ctx context.Context, provider string, pid int) (conv.Run, error) {
 	return a.rs.Attach(ctx, provider, pid)
 }
+func (a runnerAdapter) MarkSeen(ctx context.Context, id string, at time.Time) error {
+	return a.rs.MarkSeen(ctx, id, at)
+}
 
 // Pane types into the run's tmux pane (an attached run's pane is checked
 // to still host its process first). A run that ended, or an attached run

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"lab/internal/agent"
+	"lab/internal/codex"
 	"lab/internal/conv"
 )
 
@@ -121,5 +124,38 @@ func TestViewCacheBounds(t *testing.T) {
 	}
 	if small.len() != 1 {
 		t.Fatalf("got %d views; want 1 (byte bound keeps only the newest)", small.len())
+	}
+}
+
+// Codex sessions carry their message count and are searched by their
+// conversation like Claude Code's (the index finds them by their file).
+func TestLibraryCountsAndSearchesCodexSessions(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "sessions")
+	dir := filepath.Join(root, "2026", "12", "01")
+	os.MkdirAll(dir, 0o755)
+	body, err := os.ReadFile("../codex/testdata/captured/text.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "rollout-2026-12-01T03-51-14-01a22fba-63c4-7833-a162-b71b1a491e8a.jsonl"), body, 0o644)
+	whole := codex.NewFold()
+	whole.Write(body)
+	lib := NewLibrary([]Shelf{{Provider: codex.Name, History: codex.NewHistory(root), NewFold: func() agent.Fold { return codex.NewFold() }}}, nil)
+	got, err := lib.List(context.Background(), SessionFilter{Limit: 10})
+	if err != nil || len(got.Sessions) != 1 {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if s := got.Sessions[0]; s.Messages == 0 || s.Messages != whole.Len() || s.LastActivity.IsZero() {
+		t.Fatalf("session %+v: %d messages; want the fold's %d and a last activity", s, s.Messages, whole.Len())
+	}
+	msgs, _ := whole.Messages(0, 0, 0)
+	var word string
+	for _, m := range msgs {
+		if m.Role == conv.RoleAssistant && m.Text != "" {
+			word = strings.Fields(m.Text)[0]
+		}
+	}
+	if found, _ := lib.List(context.Background(), SessionFilter{Q: word, Limit: 10}); word == "" || found.Total != 1 {
+		t.Fatalf("searching the assistant's word %q: got %+v", word, found)
 	}
 }

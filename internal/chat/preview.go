@@ -10,9 +10,14 @@ import (
 // previewMax bounds the runs list's one-line preview.
 const previewMax = 140
 
+// previewBack is how many of the newest messages the preview looks
+// through for a line a person would read.
+const previewBack = 30
+
 // previewOf words a message as one line for the runs list, from the
 // neutral message alone: the runs list shows where each conversation is
-// without opening it.
+// without opening it. It is "" for what is no line a person would read:
+// thinking, and a tool call whose summary is its raw input.
 func previewOf(m conv.Message) string {
 	var s string
 	switch m.Kind {
@@ -21,27 +26,36 @@ func previewOf(m conv.Message) string {
 		if m.Role == conv.RoleUser && s != "" {
 			s = "You: " + s
 		}
-	case conv.KindThinking:
-		s = "Thinking…"
 	case conv.KindTool:
-		if m.Tool != nil {
+		if m.Tool != nil && !rawPayload(m.Tool.Input) {
 			s = strings.TrimSpace(m.Tool.Name + ": " + plainLine(m.Tool.Input))
 		}
 	case conv.KindDialog:
-		if d := m.Dialog; d != nil {
-			switch {
-			case len(d.Questions) > 0:
-				s = plainLine(d.Questions[0].Question)
-			case d.Plan != "":
-				s = "Plan: " + plainLine(d.Plan)
-			}
-		}
+		s = conv.DialogLine(m.Dialog)
 	case conv.KindLifecycle:
 		if m.Lifecycle != nil {
 			s = plainLine(m.Lifecycle.Text)
 		}
 	}
 	return clipRunes(s, previewMax)
+}
+
+// streamPreview is the newest message of msgs (oldest first) that reads
+// as a line.
+func streamPreview(msgs []conv.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if s := previewOf(msgs[i]); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// rawPayload reports whether a tool's input summary is its raw
+// arguments (an unknown tool's JSON) rather than words.
+func rawPayload(input string) bool {
+	s := strings.TrimSpace(input)
+	return strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")
 }
 
 // plainLine is the first line of markdown with text in it, without the

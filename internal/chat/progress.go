@@ -13,7 +13,7 @@ import (
 // pane, see looker). The live view keeps it under its lock.
 type activity struct {
 	lastAt  time.Time // the newest message's time
-	preview string    // the newest message, one line
+	preview string    // the newest message that reads as a line
 	// workingSince is when the current stretch of work began: the prompt
 	// the hooks saw, else when lab first saw the run working.
 	workingSince time.Time
@@ -24,10 +24,9 @@ type activity struct {
 func (l *live) noteActivity(st agent.SideState, changed bool, now time.Time) {
 	a := &l.act
 	if changed && l.view != nil {
-		if msgs := l.view.Page(conv.Query{Limit: 1}).Messages; len(msgs) > 0 {
-			m := msgs[len(msgs)-1]
-			a.preview = previewOf(m)
-			if !m.Time.IsZero() {
+		if msgs := l.view.Page(conv.Query{Limit: previewBack}).Messages; len(msgs) > 0 {
+			a.preview = streamPreview(msgs)
+			if m := msgs[len(msgs)-1]; !m.Time.IsZero() {
 				a.lastAt = m.Time
 			}
 		}
@@ -61,11 +60,15 @@ func (l *live) progressLocked() *conv.Progress {
 	return p
 }
 
-// overlayActivity adds the last activity and preview to r.
+// overlayActivity adds the last activity and preview to r: while a
+// dialog waits, the preview is what it asks.
 func (l *live) overlayActivity(r *conv.Run) {
 	if !l.act.lastAt.IsZero() {
 		t := l.act.lastAt
 		r.LastActivity = &t
 	}
 	r.Preview = l.act.preview
+	if s := clipRunes(conv.DialogLine(l.pending), previewMax); s != "" {
+		r.Preview = s
+	}
 }

@@ -54,8 +54,20 @@ func TestRunsCarryAttentionAndPreview(t *testing.T) {
 		"tool_input": map[string]any{"questions": []any{map[string]any{"question": "Ship it?", "header": "Ship", "multiSelect": false,
 			"options": []any{map[string]any{"label": "Yes"}, map[string]any{"label": "No"}}}}}})
 	r = waitRun(t, f, "blocked", func(r conv.Run) bool { return r.Attention == conv.AttentionBlocked })
-	if !r.Pending || r.State != conv.StateQuestion {
-		t.Fatalf("blocked: %+v", r)
+	if !r.Pending || r.State != conv.StateQuestion || r.Preview != "Ship it?" {
+		t.Fatalf("blocked: %+v; want the question waiting as the preview", r)
+	}
+}
+
+// The preview is the newest line a person would read: not thinking, not
+// an unknown tool's raw arguments.
+func TestRunPreviewSkipsRawPayloads(t *testing.T) {
+	f := newLiveFixture(t)
+	appendLines(t, f.transcript, lineUser("look it up"), lineAssistantText("Let me ask the tracker.", ""),
+		lineToolUse("toolu_m", "mcp__tracker__search", map[string]any{"query_spec": map[string]any{"project": "lab", "status": "open"}}))
+	r := waitRun(t, f, "working", func(r conv.Run) bool { return r.Attention == conv.AttentionWorking && r.LastActivity != nil })
+	if r.Preview != "Let me ask the tracker." {
+		t.Fatalf("preview %q; want the agent's last words, not the tool's JSON", r.Preview)
 	}
 }
 

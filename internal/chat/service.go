@@ -32,6 +32,9 @@ type Runner interface {
 	// run follow one of them (ENotFound, EConflict when already followed).
 	External(ctx context.Context) ([]conv.ExternalSession, error)
 	Attach(ctx context.Context, provider string, pid int) (conv.Run, error)
+	// MarkSeen records how far the operator has read a run (never moving
+	// back); ENotFound.
+	MarkSeen(ctx context.Context, id string, at time.Time) error
 }
 
 // Actions act on one running run: they are the answer recipes, replies and
@@ -228,8 +231,8 @@ func (s *Service) Get(ctx context.Context, id string) (conv.Run, error) {
 }
 
 func (s *Service) overlay(r *conv.Run) {
-	// Attention follows whatever state the run ends up with.
-	defer func() { r.Attention = conv.AttentionOf(r.State, r.Pending) }()
+	// Attention follows whatever state and activity the run ends up with.
+	defer func() { r.Attention = conv.AttentionOf(r.State, r.Pending, conv.SeenSince(r.SeenAt, r.LastActivity)) }()
 	if r.State == conv.StateEnded {
 		r.Pending = false
 		r.LastActivity = r.EndedAt

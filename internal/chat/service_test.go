@@ -27,10 +27,11 @@ import (
 type stubRunner struct {
 	dir string
 
-	mu    sync.Mutex
-	runs  map[string]conv.Run
-	gone  map[string]bool
-	panes map[string]Pane // set by tests that read a pane
+	mu       sync.Mutex
+	runs     map[string]conv.Run
+	gone     map[string]bool
+	panes    map[string]Pane // set by tests that read a pane
+	external []conv.ExternalSession
 }
 
 func newStubRunner(t testing.TB) *stubRunner {
@@ -112,10 +113,25 @@ func (r *stubRunner) Pane(id string) Pane {
 
 }
 func (r *stubRunner) External(ctx context.Context) ([]conv.ExternalSession, error) {
-	return nil, nil
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]conv.ExternalSession(nil), r.external...), nil
 }
 func (r *stubRunner) Attach(ctx context.Context, provider string, pid int) (conv.Run, error) {
 	return conv.Run{}, conv.Errorf(conv.ENotFound, "no process %d", pid)
+}
+func (r *stubRunner) MarkSeen(ctx context.Context, id string, at time.Time) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	run, ok := r.runs[id]
+	if !ok {
+		return conv.Errorf(conv.ENotFound, "no run %s", id)
+	}
+	if run.SeenAt == nil || at.After(*run.SeenAt) {
+		run.SeenAt = &at
+		r.runs[id] = run
+	}
+	return nil
 }
 
 // spoolEvent writes a hook payload the way the hook command does.

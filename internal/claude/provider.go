@@ -38,7 +38,9 @@ var modes = []conv.PermissionMode{
 
 // Info names the provider and its permission modes.
 func (Provider) Info() conv.ProviderInfo {
-	return conv.ProviderInfo{Name: Name, Label: "Claude Code", Modes: modes, DefaultMode: "auto", Resume: true, Attach: true}
+	// Started without a prompt, the CLI waits at its input box for the
+	// first message (runs tests start such runs).
+	return conv.ProviderInfo{Name: Name, Label: "Claude Code", Modes: modes, DefaultMode: "auto", Resume: true, Attach: true, PromptOptional: true}
 }
 
 // ResolveBin finds the claude binary: a path, or a name looked up in PATH

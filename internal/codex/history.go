@@ -85,7 +85,7 @@ func (h *History) List() ([]conv.Session, error) {
 			seen[path] = true
 			e := h.heads.Get(path, info, scanHead)
 			out = append(out, conv.Session{
-				ID: strings.ToLower(m[2]), Provider: Name, ProjectPath: e.cwd, Title: e.title,
+				ID: strings.ToLower(m[2]), Provider: Name, ProjectPath: e.cwd, Title: e.title, TranscriptPath: path,
 				Size: info.Size(), ModTime: info.ModTime().UTC(),
 			})
 		}

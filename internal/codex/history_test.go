@@ -47,6 +47,10 @@ func TestHistory(t *testing.T) {
 		if g.ID != w.ID || g.Provider != w.Provider || g.ProjectPath != w.ProjectPath || g.Title != w.Title || g.Size == 0 {
 			t.Errorf("session %d = %+v; want %+v", i, g, w)
 		}
+		// The index counts and searches a session by its file.
+		if p, _ := h.Path(g.ID); g.TranscriptPath == "" || g.TranscriptPath != p {
+			t.Errorf("session %d: transcript path %q; want %q", i, g.TranscriptPath, p)
+		}
 	}
 	p, err := h.Path("01A22FBA-63C4-7833-A162-B71B1A491E8A")
 	if err != nil || filepath.Base(filepath.Dir(p)) != "01" {

@@ -41,7 +41,9 @@ var modes = []conv.PermissionMode{
 	{Value: ModePlan, Label: "Plan first", Help: "plans in the workspace sandbox, then asks you to approve the plan"},
 }
 
-// Info names the provider and its modes.
+// Info names the provider and its modes. PromptOptional stays off: no
+// test drives a Codex run started without a prompt, so the new-run form
+// asks for one (the API still takes an empty prompt).
 func (Provider) Info() conv.ProviderInfo {
 	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true}
 }

@@ -17,6 +17,10 @@ type ExternalSession struct {
 	// WaitingFor says on what).
 	Status     string `json:"status,omitempty"`
 	WaitingFor string `json:"waiting_for,omitempty"`
+	// Pending says a dialog (a question or a plan) waits for its operator
+	// at the end of its transcript, whatever Status says (the CLI reports
+	// such a session busy).
+	Pending bool `json:"pending,omitempty"`
 	// Tmux locates its pane when it runs in tmux; ReadOnly says why lab
 	// could only follow it ("" when lab can type into its pane).
 	Tmux     *TmuxPane `json:"tmux,omitempty"`

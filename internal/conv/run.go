@@ -35,6 +35,9 @@ type Run struct {
 	Attention    Attention  `json:"attention"`
 	LastActivity *time.Time `json:"last_activity,omitempty"` // the newest message's time
 	Preview      string     `json:"preview,omitempty"`       // the last message, one line
+	// SeenAt is how far the operator has read the run: when a page last
+	// had its chat on screen (or its last activity, if that was later).
+	SeenAt *time.Time `json:"seen_at,omitempty"`
 }
 
 // Attachment is how lab reaches a CLI process it did not start.
@@ -117,6 +120,10 @@ type ProviderInfo struct {
 	// that lab can follow the CLI's processes it did not start.
 	Resume bool `json:"resume,omitempty"`
 	Attach bool `json:"attach,omitempty"`
+	// PromptOptional says a run started without a first prompt is
+	// meaningful (the CLI waits for one, typed from the chat); the
+	// new-run form asks for a prompt otherwise.
+	PromptOptional bool `json:"prompt_optional,omitempty"`
 }
 
 // PermissionMode is one way a CLI can treat the agent's tool calls.

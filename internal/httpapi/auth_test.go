@@ -57,6 +57,7 @@ func fixture(t *testing.T, h *harness) []routeCase {
 		{"POST /api/v1/runs/{id}/reply", "POST", "/api/v1/runs/r1/reply", `{"text":"carry on"}`, 204},
 		{"POST /api/v1/runs/{id}/interrupt", "POST", "/api/v1/runs/r1/interrupt", "", 204},
 		{"POST /api/v1/runs/{id}/answer", "POST", "/api/v1/runs/r2/answer", `{"tool_id":"toolu_1","answers":[{"chosen":[1]}]}`, 204},
+		{"POST /api/v1/runs/{id}/seen", "POST", "/api/v1/runs/r1/seen", "", 204},
 		{"GET /api/v1/providers", "GET", "/api/v1/providers", "", 200},
 		{"GET /api/v1/sessions", "GET", "/api/v1/sessions?q=hello", "", 200},
 		{"GET /api/v1/sessions/{id}", "GET", "/api/v1/sessions/s1", "", 200},

@@ -130,6 +130,18 @@ func (f *fakeRuns) Stop(ctx context.Context, id string) error {
 	return nil
 }
 
+func (f *fakeRuns) Seen(ctx context.Context, id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, err := f.get(id)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	r.run.SeenAt = &now
+	return nil
+}
+
 func (f *fakeRuns) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

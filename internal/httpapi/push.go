@@ -20,6 +20,13 @@ type Push interface {
 	Unsubscribe(ctx context.Context, id string) error
 	Test(ctx context.Context, id string) error
 	ReportPresence(ctx context.Context, req push.PresenceRequest) error
+	// Act redeems a notification action's token (push.Notifier.Act).
+	Act(ctx context.Context, token string) (push.ActResult, error)
+}
+
+// ActRequest is the body of POST /api/v1/push/act.
+type ActRequest struct {
+	Token string `json:"token"`
 }
 
 // PushKey is the body of GET /api/v1/push/key.
@@ -134,5 +141,26 @@ func (s *Server) pushPresence(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// pushAct answers a dialog from a notification's action. It is outside
+// the login: the service worker that calls it has no CSRF token and maybe
+// no live session, so the action's single-use token is the credential
+// (see internal/push/actions.go).
+func (s *Server) pushAct(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.pushOn()
+	if err != nil {
+		return err
+	}
+	var req ActRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	res, err := p.Act(r.Context(), req.Token)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, res)
 	return nil
 }

@@ -163,3 +163,19 @@ func TestPushOffAnswers503(t *testing.T) {
 		t.Fatalf("got %d %s; want 503", r.status, r.body)
 	}
 }
+
+// A notification's action needs no login: its token is the credential.
+// Without a valid one nothing is answered.
+func TestPushActTakesOnlyAToken(t *testing.T) {
+	h := newHarness(t, harnessOpt{})
+	r := h.do(rq{method: "POST", path: "/api/v1/push/act", body: `{"token":"forged"}`})
+	if r.status != http.StatusNotFound || !strings.Contains(r.errMsg(t), "expired or was already used") {
+		t.Fatalf("a forged token: got %d %s; want 404 saying so", r.status, r.body)
+	}
+	if r := h.do(rq{method: "POST", path: "/api/v1/push/act", body: `{}`}); r.status != http.StatusBadRequest {
+		t.Fatalf("no token: got %d %s; want 400", r.status, r.body)
+	}
+	if r := h.do(rq{method: "GET", path: "/api/v1/push/act"}); r.status != http.StatusMethodNotAllowed {
+		t.Fatalf("GET: got %d; want 405", r.status)
+	}
+}

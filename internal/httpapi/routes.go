@@ -35,6 +35,7 @@ func (s *Server) authedRoutes() []route {
 		{"POST /api/v1/runs/{id}/reply", s.reply},
 		{"POST /api/v1/runs/{id}/interrupt", s.interrupt},
 		{"POST /api/v1/runs/{id}/answer", s.answer},
+		{"POST /api/v1/runs/{id}/seen", s.seen},
 		{"GET /api/v1/sessions", s.listSessions},
 		{"GET /api/v1/sessions/{id}", s.getSession},
 		{"GET /api/v1/sessions/{id}/messages", s.sessionMessages},
@@ -65,6 +66,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /api/v1/auth/status", s.api(s.authStatus))
 	mux.Handle("POST /api/v1/auth/setup", s.api(s.setup))
 	mux.Handle("POST /api/v1/auth/login", s.api(s.login))
+	// A notification's answer carries its own single-use credential.
+	mux.Handle("POST /api/v1/push/act", s.api(s.pushAct))
 
 	for _, rt := range s.authedRoutes() {
 		mux.Handle(rt.pattern, s.api(s.authed(rt.h)))

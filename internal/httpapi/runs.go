@@ -30,6 +30,9 @@ type Runs interface {
 	Interrupt(ctx context.Context, id string) error
 	// Answer answers the pending dialog a.ToolID names.
 	Answer(ctx context.Context, id string, a conv.Answer) error
+	// Seen records that a page shows the run's chat now (a finished turn
+	// read since drops to attention "seen").
+	Seen(ctx context.Context, id string) error
 }
 
 // RunList is the body of GET /api/v1/runs.
@@ -149,6 +152,14 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) interrupt(w http.ResponseWriter, r *http.Request) error {
 	if err := s.cfg.Runs.Interrupt(r.Context(), r.PathValue("id")); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) seen(w http.ResponseWriter, r *http.Request) error {
+	if err := s.cfg.Runs.Seen(r.Context(), r.PathValue("id")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

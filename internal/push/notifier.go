@@ -17,6 +17,9 @@ type Runs interface {
 	List(ctx context.Context) ([]conv.Run, error)
 	Get(ctx context.Context, id string) (conv.Run, error)
 	Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error)
+	// Answer answers a run's pending dialog (a notification's action),
+	// with the same checks as the app's answers.
+	Answer(ctx context.Context, id string, a conv.Answer) error
 }
 
 // Outcome says what became of one device for one push.
@@ -54,6 +57,11 @@ type Config struct {
 	Decided func(Decision)
 	// Timeout bounds one push to one device; default 30 s.
 	Timeout time.Duration
+	// ActionTTL is how long a notification's answer actions stay valid;
+	// default ActionTTL.
+	ActionTTL time.Duration
+	// Now is the clock of the actions' expiry; nil means time.Now.
+	Now func() time.Time
 }
 
 // Notifier turns the chat layer's run events into pushes. Hand it to the
@@ -65,6 +73,7 @@ type Notifier struct {
 	cfg      Config
 	log      *slog.Logger
 	presence *Presence
+	actions  *actions
 	runs     Runs // set by Start
 
 	events chan conv.Event
@@ -101,7 +110,7 @@ func NewNotifier(cfg Config) *Notifier {
 		cfg.Timeout = 30 * time.Second
 	}
 	return &Notifier{
-		cfg: cfg, log: cfg.Logger, presence: cfg.Presence,
+		cfg: cfg, log: cfg.Logger, presence: cfg.Presence, actions: newActions(cfg.ActionTTL, cfg.Now),
 		events: make(chan conv.Event, eventBuffer),
 		marks:  map[string]mark{},
 		stop:   make(chan struct{}), done: make(chan struct{}),
@@ -250,6 +259,9 @@ func (n *Notifier) fanOut(ctx context.Context, reason Reason, s About, seen time
 			continue
 		}
 		p := payloadFor(reason, s, d.IncludeContent)
+		if reason == ReasonBlocked && d.IncludeContent {
+			p.Actions = n.actions.issue(s.Run.ID, s.Dialog)
+		}
 		n.sends.Add(1)
 		go func() {
 			defer n.sends.Done()
@@ -275,7 +287,7 @@ func (n *Notifier) deliver(ctx context.Context, d store.PushDevice, p Payload) (
 	}
 	failure := ""
 	if err != nil {
-		failure = err.Error()
+		failure = Readable(err, hostOf(d.Endpoint))
 		n.log.Warn("push failed", "device", d.ID, "name", d.Name, "reason", p.Reason, "err", err)
 	}
 	if nerr := n.cfg.DB.NotePushResult(ctx, d.ID, time.Now(), failure); nerr != nil {
@@ -311,9 +323,5 @@ func (n *Notifier) Test(ctx context.Context, deviceID string) error {
 	case Pruned:
 		return conv.Wrap(conv.EConflict, err, "the push service no longer knows this device's subscription; lab removed it: turn notifications on again")
 	}
-	var se *SendError
-	if errors.As(err, &se) {
-		return conv.Wrap(conv.EUnavailable, err, se.Error())
-	}
-	return conv.Wrap(conv.EUnavailable, err, "the push service could not be reached")
+	return conv.Wrap(conv.EUnavailable, err, Readable(err, hostOf(d.Endpoint)))
 }

@@ -30,6 +30,9 @@ type Payload struct {
 	Tag    string `json:"tag"`
 	// Quiet notifications make no sound or vibration (a finished turn).
 	Quiet bool `json:"quiet,omitempty"`
+	// Actions answer a blocked run's simple dialog from the notification
+	// (actions.go); only on devices that opted in to content.
+	Actions []Action `json:"actions,omitempty"`
 }
 
 // maxBody bounds a notification's text: phones show two or three lines,
@@ -51,7 +54,7 @@ func payloadFor(reason Reason, s About, content bool) Payload {
 	p := Payload{
 		Reason: reason,
 		RunID:  s.Run.ID,
-		URL:    "/runs/" + url.PathEscape(s.Run.ID),
+		URL:    runURL(s.Run.ID),
 		Tag:    "run-" + s.Run.ID,
 	}
 	dir := path.Base(s.Run.Cwd)
@@ -64,7 +67,7 @@ func payloadFor(reason Reason, s About, content bool) Payload {
 		p.Body = dir + ": " + waitingWhat(s.Dialog)
 		if content {
 			p.Title = clip(firstNonEmpty(s.Run.Title, dir), 80)
-			p.Body = clip(firstNonEmpty(dialogText(s.Dialog), s.Run.Preview, waitingWhat(s.Dialog)), maxBody)
+			p.Body = clip(firstNonEmpty(conv.DialogLine(s.Dialog), s.Run.Preview, waitingWhat(s.Dialog)), maxBody)
 		}
 	case ReasonTurnEnd:
 		p.Quiet = true
@@ -77,6 +80,9 @@ func payloadFor(reason Reason, s About, content bool) Payload {
 	}
 	return p
 }
+
+// runURL is the app's path of a run's chat.
+func runURL(id string) string { return "/runs/" + url.PathEscape(id) }
 
 // testPayload is the push the settings screen's test button sends.
 func testPayload(deviceName string) Payload {
@@ -108,32 +114,6 @@ func waitingWhat(d *conv.Dialog) string {
 	return "it waits for your answer"
 }
 
-// dialogText is the dialog's own words: the first question, or the plan's
-// first line.
-func dialogText(d *conv.Dialog) string {
-	if d == nil {
-		return ""
-	}
-	if len(d.Questions) > 0 {
-		return d.Questions[0].Question
-	}
-	if p := d.Permission; p != nil {
-		what := firstNonEmpty(p.Command, p.Path, firstLine(p.Summary))
-		if what == "" {
-			return "Allow " + p.Tool + "?"
-		}
-		return "Allow " + p.Tool + ": " + what + "?"
-	}
-	if d.Plan != "" {
-		for _, line := range strings.Split(d.Plan, "\n") {
-			if line = strings.TrimSpace(strings.TrimLeft(line, "# ")); line != "" {
-				return "Plan: " + line
-			}
-		}
-	}
-	return ""
-}
-
 func firstNonEmpty(ss ...string) string {
 	for _, s := range ss {
 		if s = strings.TrimSpace(s); s != "" {
@@ -151,9 +131,4 @@ func clip(s string, n int) string {
 	}
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:n-1])) + "…"
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
 }

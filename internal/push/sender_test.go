@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -46,7 +47,7 @@ func TestSendEncryptsForTheSubscription(t *testing.T) {
 	if err := json.Unmarshal(got.Plaintext, &p); err != nil {
 		t.Fatalf("decrypted %q: %v", got.Plaintext, err)
 	}
-	if p != want {
+	if !reflect.DeepEqual(p, want) {
 		t.Fatalf("decrypted payload: got %+v; want %+v", p, want)
 	}
 	if got.VAPIDKey != keys.Public {

@@ -154,12 +154,13 @@ func (s *Service) ReportPresence(ctx context.Context, req PresenceRequest) error
 	return nil
 }
 
+// Act redeems a notification action's token; see Notifier.Act.
+func (s *Service) Act(ctx context.Context, token string) (ActResult, error) {
+	return s.Notifier.Act(ctx, token)
+}
+
 func view(d store.PushDevice) Device {
-	host := ""
-	if u, err := url.Parse(d.Endpoint); err == nil {
-		host = u.Hostname()
-	}
-	return Device{ID: d.ID, Name: d.Name, Service: host, Options: d.PushOptions, CreatedAt: d.CreatedAt, LastPushAt: d.LastPushAt, LastError: d.LastError}
+	return Device{ID: d.ID, Name: d.Name, Service: hostOf(d.Endpoint), Options: d.PushOptions, CreatedAt: d.CreatedAt, LastPushAt: d.LastPushAt, LastError: d.LastError}
 }
 
 // checkName trims a device name and refuses empty, long or control text.

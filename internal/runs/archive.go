@@ -2,6 +2,7 @@ package runs
 
 import (
 	"context"
+	"time"
 
 	"lab/internal/conv"
 )
@@ -24,6 +25,12 @@ func (s *Service) SetArchived(ctx context.Context, id string, archived bool) (co
 		s.changed(id)
 	}
 	return s.Get(ctx, id)
+}
+
+// MarkSeen records that the operator has read the run up to at (never
+// moving back). Returns conv.ENotFound.
+func (s *Service) MarkSeen(ctx context.Context, id string, at time.Time) error {
+	return s.db.SetRunSeen(ctx, id, at)
 }
 
 // ListArchived returns the archived runs, most recently archived first.

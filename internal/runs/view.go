@@ -28,6 +28,7 @@ func (s *Service) view(ctx context.Context, rec store.RunRecord) conv.Run {
 		SessionID: rec.SessionID, TranscriptPath: rec.TranscriptPath,
 		CLIVersion: rec.CLIVersion, CLIVerified: s.verified(rec.Provider, rec.CLIVersion),
 		StartedAt: rec.StartedAt, EndedAt: rec.EndedAt, ArchivedAt: rec.ArchivedAt, EndReason: rec.EndReason,
+		SeenAt: rec.SeenAt,
 	}
 	if rec.Attached() {
 		run.Attached = &conv.Attachment{PID: rec.Attach.PID, ReadOnly: rec.Attach.ReadOnly}

@@ -31,6 +31,7 @@ type RunRecord struct {
 	EndedAt        *time.Time
 	EndReason      string
 	ArchivedAt     *time.Time // hidden from the runs list since then
+	SeenAt         *time.Time // how far the operator has read the run (see SetRunSeen)
 	Attach         Attach     // set on a run following a process lab did not start
 }
 
@@ -52,20 +53,20 @@ func (r RunRecord) Attached() bool { return r.Attach.PID > 0 }
 
 const runColumns = `id, provider, cwd, title, title_auto, prompt, model, permission_mode, session_id,
 	transcript_path, cli_version, claude_bin, tmux_session, run_dir, started_at, ended_at, end_reason, archived_at,
-	attach_pid, attach_proc_start, attach_socket, attach_pane, attach_tmux_session, attach_read_only`
+	attach_pid, attach_proc_start, attach_socket, attach_pane, attach_tmux_session, attach_read_only, seen_at`
 
 func scanRun(row interface{ Scan(...any) error }) (RunRecord, error) {
 	var r RunRecord
 	var started int64
-	var ended, archived sql.NullInt64
+	var ended, archived, seen sql.NullInt64
 	err := row.Scan(&r.ID, &r.Provider, &r.Cwd, &r.Title, &r.TitleAuto, &r.Prompt, &r.Model, &r.PermissionMode, &r.SessionID,
 		&r.TranscriptPath, &r.CLIVersion, &r.Bin, &r.TmuxSession, &r.RunDir, &started, &ended, &r.EndReason, &archived,
-		&r.Attach.PID, &r.Attach.ProcStart, &r.Attach.Socket, &r.Attach.Pane, &r.Attach.TmuxSession, &r.Attach.ReadOnly)
+		&r.Attach.PID, &r.Attach.ProcStart, &r.Attach.Socket, &r.Attach.Pane, &r.Attach.TmuxSession, &r.Attach.ReadOnly, &seen)
 	if err != nil {
 		return RunRecord{}, err
 	}
 	r.StartedAt = time.UnixMilli(started).UTC()
-	r.EndedAt, r.ArchivedAt = millis(ended), millis(archived)
+	r.EndedAt, r.ArchivedAt, r.SeenAt = millis(ended), millis(archived), millis(seen)
 	return r, nil
 }
 
@@ -88,11 +89,11 @@ func nullMillis(t *time.Time) any {
 
 // CreateRun inserts r. Returns conv.EConflict when the id is taken.
 func (db *DB) CreateRun(ctx context.Context, r RunRecord) error {
-	_, err := db.sql.ExecContext(ctx, `INSERT INTO runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := db.sql.ExecContext(ctx, `INSERT INTO runs (`+runColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, provider(r.Provider), r.Cwd, r.Title, r.TitleAuto, r.Prompt, r.Model, r.PermissionMode, r.SessionID,
 		r.TranscriptPath, r.CLIVersion, r.Bin, r.TmuxSession, r.RunDir, r.StartedAt.UnixMilli(), nullMillis(r.EndedAt), r.EndReason,
 		nullMillis(r.ArchivedAt),
-		r.Attach.PID, r.Attach.ProcStart, r.Attach.Socket, r.Attach.Pane, r.Attach.TmuxSession, r.Attach.ReadOnly)
+		r.Attach.PID, r.Attach.ProcStart, r.Attach.Socket, r.Attach.Pane, r.Attach.TmuxSession, r.Attach.ReadOnly, nullMillis(r.SeenAt))
 	if err != nil {
 		var n int
 		if db.sql.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE id = ?`, r.ID).Scan(&n) == nil && n > 0 {
@@ -192,6 +193,20 @@ func (db *DB) SetRunArchived(ctx context.Context, id string, at *time.Time) (boo
 		return false, conv.Errorf(conv.EConflict, "run %s is still running: stop it before archiving", id)
 	}
 	return false, nil
+}
+
+// SetRunSeen records how far the operator has read a run: at is never
+// moved back, so a late report from a slow page cannot undo a newer one.
+// Returns conv.ENotFound.
+func (db *DB) SetRunSeen(ctx context.Context, id string, at time.Time) error {
+	res, err := db.sql.ExecContext(ctx, `UPDATE runs SET seen_at = max(coalesce(seen_at, 0), ?) WHERE id = ?`, at.UnixMilli(), id)
+	if err != nil {
+		return conv.Wrap(conv.EInternal, err, "mark run seen")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return conv.Errorf(conv.ENotFound, "no run %s", id)
+	}
+	return nil
 }
 
 // SetRunSession records that the run's CLI is now in session sessionID

@@ -182,3 +182,43 @@ func TestAttachedRunRoundTrip(t *testing.T) {
 		t.Fatal("a run without a pid reports attached")
 	}
 }
+
+func TestRunSeenSurvivesReopenAndNeverMovesBack(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lab.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 7, 8, 9, 0, 0, 0, time.UTC)
+	if err := db.CreateRun(ctx, sampleRun("a", t0)); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := db.GetRun(ctx, "a"); r.SeenAt != nil {
+		t.Fatalf("a new run: got seen_at %v; want none", r.SeenAt)
+	}
+	seen := t0.Add(time.Hour)
+	if err := db.SetRunSeen(ctx, "a", seen); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetRunSeen(ctx, "a", t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetRunSeen(ctx, "nope", seen); conv.KindOf(err) != conv.ENotFound {
+		t.Fatalf("an unknown run: got %v; want not found", err)
+	}
+	db.Close()
+
+	db, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r, err := db.GetRun(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.SeenAt == nil || !r.SeenAt.Equal(seen) {
+		t.Fatalf("after reopening: got seen_at %v; want %v (an older report does not move it back)", r.SeenAt, seen)
+	}
+}

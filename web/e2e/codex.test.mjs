@@ -68,6 +68,7 @@ describe("a Codex run in the demo", () => {
     // Codex's modes and scenarios, not Claude Code's.
     const modes = await page.locator('select[name="permission_mode"] option').allTextContents();
     assert.ok(modes.includes("Workspace") && modes.includes("Plan first") && !modes.includes("Accept edits"), `modes ${modes}`);
+    await page.locator('[data-testid="scenarios"] > summary').click(); // folded under one line
     await page.locator('[data-keyword="lab:edit"]').waitFor();
     assert.equal(await page.locator('[data-keyword="lab:markdown"]').count(), 0, "a Claude Code scenario offered for Codex");
     await shot(page, "codex-new-run");

@@ -302,6 +302,28 @@ describe("history and safety", () => {
   });
 });
 
+describe("code split", () => {
+  test("a chat opened by a deep link never shows its markdown unrendered", async () => {
+    // The chat's code and the markdown renderer are chunks of their own:
+    // the chat must wait for both rather than draw raw text first.
+    await mock.control("reset");
+    const fresh = await browser.newPage();
+    try {
+      await fresh.addInitScript(() => {
+        window.__raw = [];
+        new MutationObserver(() => {
+          for (const md of document.querySelectorAll("[data-seq] .md")) if (/\*\*\d+\*\*/.test(md.textContent)) window.__raw.push(md.textContent);
+        }).observe(document, { childList: true, subtree: true, characterData: true });
+      });
+      await fresh.goto(mock.url + "/runs/r-long");
+      await fresh.locator('[data-testid="chat"] [data-seq] .md strong').first().waitFor();
+      assert.deepEqual(await fresh.evaluate(() => window.__raw), [], "markdown shown as raw text");
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe("long sessions (measured, not asserted on time)", () => {
   test("10,000 messages: latest window, then scroll to the top", async () => {
     await mock.control("reset");

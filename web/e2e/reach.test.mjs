@@ -11,7 +11,7 @@
 //   make web build && LAB_BIN=$PWD/bin/lab npm --prefix web run e2e
 
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
@@ -221,10 +221,91 @@ describe("web push", () => {
     await page.getByRole("status").filter({ hasText: "Test notification sent" }).waitFor();
     await shot(page, "settings");
   });
+
+  /** show delivers a decrypted payload to the service worker until its notification shows. */
+  async function show(payload) {
+    return poll(
+      async () => {
+        const found = (await notifications()).find((n) => n.tag === payload.tag && n.body === payload.body);
+        if (found) return found;
+        const reg = registrations.get(lab.url + "/");
+        await cdp.send("ServiceWorker.deliverPushMessage", { origin: lab.url, registrationId: reg.registrationId, data: JSON.stringify(payload) });
+        return null;
+      },
+      { interval: 1000, what: `the notification of ${payload.tag}` },
+    );
+  }
+
+  /** tapAction dispatches a tap on one of a notification's buttons in the worker. */
+  async function tapAction(tag, action) {
+    const [sw] = browser.context.serviceWorkers();
+    await sw.evaluate(
+      async ({ tag, action }) => {
+        const [n] = await self.registration.getNotifications({ tag });
+        self.dispatchEvent(new NotificationEvent("notificationclick", { notification: n, action }));
+      },
+      { tag, action },
+    );
+  }
+
+  test("a permission prompt allowed from the notification's button: the tool runs", async () => {
+    // Actions come only with conversation content: the button must say what it allows.
+    const r = await call("POST", `/api/v1/push/devices/${device.id}`, { options: { blocked: true, turn_end: false, include_content: true } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await page.goto(lab.url + "/");
+    const run = await startRunAPI("notify-allow", "lab:permission make the probe", "manual");
+    const payload = await push.next((p) => p.run_id === run.id && p.reason === "blocked");
+    assert.deepEqual(
+      payload.actions.map((a) => a.title),
+      ["Allow once", "Deny"],
+    );
+    assert.match(payload.body, /touch lab-permission-probe\.txt/);
+    await show(payload);
+    const buttons = await page.evaluate(async (tag) => {
+      const [n] = await (await navigator.serviceWorker.ready).getNotifications({ tag });
+      return n.actions.map((a) => a.title);
+    }, payload.tag);
+    assert.deepEqual(buttons, ["Allow once", "Deny"], "the notification shows the answers");
+    await tapAction(payload.tag, payload.actions[0].action);
+    const probe = join(lab.work, "notify-allow", "lab-permission-probe.txt");
+    await poll(() => existsSync(probe), { ...slow, what: "the allowed command to run" });
+    await waitState(run.id, (p) => p.state !== "question");
+    assert.equal(page.url(), lab.url + "/", "an answered action opened the run");
+    // The token was single-use: the other button answers nothing now.
+    const again = await page.evaluate(async (token) => (await fetch("/api/v1/push/act", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) })).status, payload.actions[1].token);
+    assert.equal(again, 404);
+    await call("POST", `/api/v1/runs/${run.id}/stop`);
+  });
+
+  test("a stale notification's button sends no key: it says the prompt changed and opens the run", async () => {
+    await page.goto(lab.url + "/");
+    const run = await startRunAPI("notify-stale", "lab:twice twice", "manual");
+    const first = await push.next((p) => p.run_id === run.id && p.reason === "blocked");
+    // The first prompt is answered in the app; the same command asks again.
+    const firstDialog = (await waitState(run.id, (p) => p.pending_dialog?.permission)).pending_dialog;
+    const once = firstDialog.permission.options.findIndex((o) => o.role === "allow_once");
+    assert.equal((await call("POST", `/api/v1/runs/${run.id}/answer`, { tool_id: firstDialog.tool_id, option: once })).status, 204);
+    const second = await waitState(run.id, (p) => p.pending_dialog && p.pending_dialog.tool_id !== firstDialog.tool_id);
+    await push.next((p) => p.run_id === run.id && p.reason === "blocked");
+
+    // Now the old notification's Allow is tapped.
+    await show(first);
+    await tapAction(first.tag, first.actions[0].action);
+    await page.waitForURL(`${lab.url}/runs/${run.id}`);
+    const said = await poll(async () => (await notifications()).find((n) => n.tag === first.tag && /changed/.test(n.title)), { what: "the notification saying it changed" });
+    assert.match(said.body, /answered or changed/);
+    // No key reached the CLI: the second prompt still waits, unanswered.
+    await page.locator("[data-card]").waitFor(slow);
+    await shot(page, "notification-stale");
+    const now = (await call("GET", `/api/v1/runs/${run.id}/messages?limit=1`)).body;
+    assert.equal(now.pending_dialog?.tool_id, second.pending_dialog.tool_id, "the second prompt was answered");
+    await call("POST", `/api/v1/runs/${run.id}/stop`);
+    await call("POST", `/api/v1/push/devices/${device.id}`, { options: { blocked: true, turn_end: true, include_content: false } });
+  });
 });
 
 describe("attention", () => {
-  test("the runs list puts the blocked run before the finished turn; title and badge count blocked runs", async () => {
+  test("the runs list puts the blocked run before the finished turn; title and badge count both", async () => {
     const done = await startRunAPI("finished", "lab:text say hello");
     await waitState(done.id, (p) => p.state === "needs_input");
     await page.goto(lab.url + "/");
@@ -246,9 +327,42 @@ describe("attention", () => {
     assert.match(await turnRow.locator(".badge").textContent(), /your turn/);
     assert.match(await turnRow.locator("[data-preview]").textContent(), /Hello from lab's scripted model/);
     assert.match(await turnRow.locator(".row-sub").textContent(), /now/);
-    await poll(async () => (await page.title()) === "(1) lab", { what: "the title counting one blocked run" });
-    assert.equal(await page.evaluate(() => window.__badges.at(-1)), 1);
+    await poll(async () => (await page.title()) === "(2) lab", { what: "the title counting the blocked run and the finished turn" });
+    assert.equal(await page.evaluate(() => window.__badges.at(-1)), 2);
     await shot(page, "runs-attention");
+  });
+
+  test("a finished turn opened on another device shows seen here within a second; the next turn end brings it back", async () => {
+    const done = await startRunAPI("seen", "lab:text say hello");
+    await waitState(done.id, (p) => p.state === "needs_input");
+    await page.goto(lab.url + "/");
+    const row = page.locator(`[data-run="${done.id}"]`);
+    await poll(async () => (await row.getAttribute("data-attention")) === "your_turn", { what: "your turn" });
+    const titleBefore = await page.title();
+
+    // Another device (its own browser and login) opens the run.
+    const phone = await launch();
+    try {
+      const p2 = await phone.page();
+      await p2.goto(lab.url + "/");
+      await p2.locator('input[name="password"]').fill(password);
+      await p2.getByRole("button", { name: "Sign in" }).click();
+      await p2.getByRole("heading", { name: "Runs" }).waitFor();
+      await p2.goto(`${lab.url}/runs/${done.id}`);
+      await p2.locator('[data-testid="chat"] [data-seq]').last().waitFor(slow);
+      const t0 = Date.now();
+      await poll(async () => (await row.getAttribute("data-attention")) === "seen", { what: "seen on this device" });
+      console.log(`# seen reached the other device ${Date.now() - t0} ms after the chat showed`);
+      assert.notEqual(await page.title(), titleBefore, "the title still counts the seen run");
+
+      // Nobody looks; the operator replies by script; the turn ends again.
+      await p2.goto(lab.url + "/");
+      assert.equal((await call("POST", `/api/v1/runs/${done.id}/reply`, { text: "lab:text again" })).status, 204);
+      await poll(async () => (await row.getAttribute("data-attention")) === "your_turn", { ...slow, what: "your turn again" });
+    } finally {
+      await phone.close();
+    }
+    await call("POST", `/api/v1/runs/${done.id}/stop`);
   });
 });
 

@@ -257,6 +257,7 @@ describe("permission prompts (permission mode manual)", () => {
 describe("demo and screens", () => {
   test("the new-run screen lists the demo's keywords", async () => {
     await page.goto(lab.url + "/new");
+    await page.locator('[data-testid="scenarios"] > summary').click(); // folded under one line
     await page.locator('[data-keyword="lab:markdown"]').waitFor();
     assert.equal(await page.locator('[data-keyword="lab:plan"]').count(), 1);
     await page.locator('[data-keyword="lab:plan"]').click();

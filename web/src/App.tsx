@@ -1,18 +1,14 @@
 // The shell: asks the server whether setup or login is needed, then shows
 // the screen the URL names. Any 401 from the API returns to login.
 
-import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
+import { createSignal, Match, onCleanup, onMount, Show, Suspense, Switch } from "solid-js";
 import { api, onUnauthorized } from "./api";
 import { startEvents, stopEvents } from "./events";
 import { match, navigate, path } from "./router";
-import { Attach } from "./routes/Attach";
-import { History } from "./routes/History";
+import { createWide, NoRunOpen, Split } from "./components/Split";
+import { Attach, History, NewRun, preloadChat, preloadScreen, RunChat, SessionChat, Settings } from "./routes/lazy";
 import { Login } from "./routes/Login";
-import { NewRun } from "./routes/NewRun";
-import { RunChat } from "./routes/RunChat";
 import { Runs } from "./routes/Runs";
-import { SessionChat } from "./routes/SessionChat";
-import { Settings } from "./routes/Settings";
 import { trackAttention } from "./badge";
 import { registerWorker, trackPresence } from "./push";
 
@@ -38,6 +34,7 @@ export function App() {
   }
 
   onMount(() => {
+    preloadScreen(match(path()).name);
     void registerWorker();
     void check();
   });
@@ -46,6 +43,13 @@ export function App() {
     setAuth("login");
   });
   onCleanup(off);
+
+  // Wide screens show the runs list beside the open run (Split.tsx).
+  const wide = createWide();
+  const runId = () => {
+    const r = match(path());
+    return r.name === "run" ? r.id : "";
+  };
 
   const loggedIn = () => {
     setAuth("in");
@@ -71,6 +75,23 @@ export function App() {
       </Match>
       <Match when={auth() === "in"}>
         <SignedIn />
+        <Show when={wide() && ["runs", "run"].includes(match(path()).name)} fallback={screens()}>
+          <Split list={<Runs selected={runId()} />}>
+            <Suspense fallback={loading()}>
+              <Show when={runId()} keyed fallback={<NoRunOpen />}>
+                {(id) => <RunChat id={id} />}
+              </Show>
+            </Suspense>
+          </Split>
+        </Show>
+      </Match>
+    </Switch>
+  );
+
+  /** screens is one screen at a time, as the URL names it. */
+  function screens() {
+    return (
+      <Suspense fallback={loading()}>
         <Show when={match(path())} keyed>
           {(r) => (
             <Switch fallback={<Runs />}>
@@ -91,14 +112,17 @@ export function App() {
             </Switch>
           )}
         </Show>
-      </Match>
-    </Switch>
-  );
+      </Suspense>
+    );
+  }
 }
+
+const loading = () => <div class="screen center muted">Loading…</div>;
 
 /** SignedIn runs what lives as long as a login: presence, title and badge. */
 function SignedIn() {
   trackPresence();
   trackAttention();
+  onMount(preloadChat);
   return null;
 }

@@ -177,6 +177,8 @@ export interface Run {
   last_activity?: string;
   /** The last message, one line. */
   preview?: string;
+  /** How far the operator has read the run (a page showed its chat). */
+  seen_at?: string;
 }
 
 /** Attachment (conv.Attachment): how lab reaches a process it did not start. */
@@ -200,6 +202,8 @@ export interface ExternalSession {
   started_at?: string;
   status?: string;
   waiting_for?: string;
+  /** A question or plan waits for its operator (whatever status says). */
+  pending?: boolean;
   tmux?: { socket: string; pane: string; session?: string };
   read_only?: string;
   transcript_path?: string;
@@ -213,7 +217,7 @@ export interface BulkResult {
   skipped: { id: string; reason: string }[] | null;
 }
 
-export type Attention = "blocked" | "your_turn" | "working" | "idle" | "ended";
+export type Attention = "blocked" | "your_turn" | "working" | "seen" | "idle" | "ended";
 
 /** PushOptions is store.PushOptions: what a device is told about. */
 export interface PushOptions {
@@ -287,6 +291,8 @@ export interface ProviderInfo {
   default_mode?: string;
   resume?: boolean;
   attach?: boolean;
+  /** A run may start without a first prompt (the form asks for one otherwise). */
+  prompt_optional?: boolean;
 }
 
 /** GET /sessions (httpapi.SessionList): one page, newest first. */
@@ -476,6 +482,8 @@ export const api = {
   reply: (id: string, text: string) => call<unknown>("POST", `/runs/${enc(id)}/reply`, { text }),
   interrupt: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/interrupt`),
   answer: (id: string, a: Answer) => call<unknown>("POST", `/runs/${enc(id)}/answer`, a),
+  /** seen says this page shows the run's chat now: a finished turn drops to "seen". */
+  seen: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/seen`),
 
   pushKey: async (): Promise<string> => (await call<{ public_key: string }>("GET", "/push/key")).public_key,
   pushDevices: async (): Promise<PushDevice[]> => (await call<{ devices: PushDevice[] | null }>("GET", "/push/devices")).devices ?? [],

@@ -1,19 +1,20 @@
 // The document title and the installed app's badge count the runs that
-// are blocked on the operator, on every screen: a tab in the background or
-// an icon on the home screen says "2" without opening the app.
+// wait on the operator with something new (blocked, or a finished turn not
+// read since), on every screen: a tab in the background or an icon on the
+// home screen says "2" without opening the app.
 
 import { onCleanup, onMount } from "solid-js";
 import { api } from "./api";
 import { subscribe } from "./events";
-import { blockedCount, titleFor } from "./lib/attention";
+import { titleFor, waitingCount } from "./lib/attention";
 
 type BadgeNavigator = Navigator & {
   setAppBadge?: (n?: number) => Promise<void>;
   clearAppBadge?: () => Promise<void>;
 };
 
-/** showBlocked puts n into the title and the app badge. */
-export function showBlocked(n: number): void {
+/** showWaiting puts n into the title and the app badge. */
+export function showWaiting(n: number): void {
   document.title = titleFor(n);
   const nav = navigator as BadgeNavigator;
   if (n > 0) void nav.setAppBadge?.(n).catch(() => undefined);
@@ -25,7 +26,7 @@ export function trackAttention(): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const load = async () => {
     try {
-      showBlocked(blockedCount(await api.runs()));
+      showWaiting(waitingCount(await api.runs()));
     } catch {
       /* offline: keep the last count */
     }
@@ -40,6 +41,6 @@ export function trackAttention(): void {
   });
   onCleanup(() => {
     clearTimeout(timer);
-    showBlocked(0);
+    showWaiting(0);
   });
 }

@@ -54,25 +54,43 @@ export function registerWorker(): Promise<ServiceWorkerRegistration | null> {
   return registration;
 }
 
+/** subscribeTimeoutMs bounds the browser's push service: some browsers have none and never answer. */
+export const subscribeTimeoutMs = 15000;
+
 /**
  * enablePush asks for permission, subscribes this browser with the
- * server's key and records the device under name. A subscription made
- * with another key (the server's keys were replaced) is renewed.
+ * server's key and records the device under name, saying each step to
+ * onStep. A subscription made with another key (the server's keys were
+ * replaced) is renewed. Every failure, including a push service that
+ * never answers, ends in an Error that says what failed.
  */
-export async function enablePush(name: string): Promise<PushDevice> {
+export async function enablePush(name: string, onStep: (step: string) => void = () => {}): Promise<PushDevice> {
   if (!pushSupported()) throw new Error("This browser cannot receive push notifications.");
+  onStep("Starting the service worker…");
   const reg = await registerWorker();
-  if (!reg) throw new Error("The service worker could not be registered.");
+  if (!reg) throw new Error("The service worker could not be registered: is the page on https (or localhost)?");
+  onStep("Asking for permission…");
   const perm = await Notification.requestPermission();
-  if (perm !== "granted") throw new Error("Notifications are blocked for this site in the browser's settings.");
+  if (perm === "denied") throw new Error("Notifications are blocked for this site: allow them in the browser's site settings, then try again.");
+  if (perm !== "granted") throw new Error("The permission prompt was dismissed: try again and choose Allow.");
   const key = keyBytes(await api.pushKey());
-  const ready = await navigator.serviceWorker.ready;
+  const ready = await within(navigator.serviceWorker.ready, 10000, "The service worker did not start within 10 s: reload the page and try again.");
   let sub = await ready.pushManager.getSubscription();
   if (sub && !sameKey(sub.options.applicationServerKey, key)) {
     await sub.unsubscribe();
     sub = null;
   }
-  sub ??= await ready.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  if (!sub) {
+    onStep("Subscribing with the browser's push service…");
+    sub = await within(
+      ready.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }).catch((e: unknown) => {
+        throw new Error(subscribeFailure(e));
+      }),
+      subscribeTimeoutMs,
+      `The browser's push service did not answer within ${subscribeTimeoutMs / 1000} s: this browser may have none (some builds ship without one), or the network blocks it.`,
+    );
+  }
+  onStep("Registering this device with lab…");
   const json = sub.toJSON();
   const d = await api.pushSubscribe(name, {
     endpoint: sub.endpoint,
@@ -81,6 +99,22 @@ export async function enablePush(name: string): Promise<PushDevice> {
   setMyDeviceId(d.id);
   void reportPresence();
   return d;
+}
+
+/** within rejects with message when p has not settled after ms. */
+function within<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error(message)), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** subscribeFailure words the browser's refusal to subscribe. */
+function subscribeFailure(e: unknown): string {
+  const name = e instanceof DOMException ? e.name : "";
+  if (name === "NotAllowedError") return "Notifications are blocked for this site: allow them in the browser's site settings, then try again.";
+  if (name === "AbortError" || name === "NotSupportedError")
+    return "The browser's push service is not available: this browser may have none, or it is switched off.";
+  return "The browser could not subscribe: " + (e instanceof Error ? e.message : String(e));
 }
 
 /** disablePush removes a device; for this browser it also ends the subscription. */

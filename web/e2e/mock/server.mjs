@@ -7,7 +7,7 @@
 //
 // Scenario control for tests: POST /mock/{name} (see `control` below).
 
-import { createHash, randomBytes } from "node:crypto";
+import { createECDH, createHash, randomBytes } from "node:crypto";
 import { readFileSync, existsSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
@@ -136,27 +136,47 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
   const runs = new Map();
   const sessions = new Map();
   const clients = new Set();
-  let cookie = "";
-  let csrf = "";
+  // Login sessions by cookie, each with its CSRF token: several browsers
+  // (devices) may be logged in at once.
+  const logins = new Map();
   let setupToken = "";
   let answers = []; // every answer body received, for assertions
   let answerDelayMs = 0;
   let conflictNext = false;
   let lockedFor = 0; // seconds a login is refused for (429), 0 when not
   let interrupts = []; // run ids interrupted, for assertions
+  let seenReports = []; // run ids reported seen, for assertions
+  let external = [];
   const demoScenarios = [
     { keyword: "lab:single", summary: "one single-select question" },
     { keyword: "lab:plan", summary: "a plan to approve", permission_mode: "plan" },
     { keyword: "lab:markdown", summary: "long markdown with code blocks and a table" },
   ];
   let scenarios = demoScenarios;
+  // Web Push: the server's key and the subscribed devices, one of them
+  // failing as a dead phone does (its reason in words, as the server keeps it).
+  const vapid = createECDH("prime256v1");
+  vapid.generateKeys();
+  const devices = new Map();
 
   function reset() {
     runs.clear();
     sessions.clear();
     answers = [];
     interrupts = [];
+    seenReports = [];
+    external = [];
     scenarios = demoScenarios;
+    devices.clear();
+    devices.set("dev-old", {
+      id: "dev-old",
+      name: "Old phone",
+      service: "fcm.googleapis.com",
+      options: { blocked: true, turn_end: false, include_content: false },
+      created_at: new Date(t0).toISOString(),
+      last_push_at: new Date(t0 + 3600000).toISOString(),
+      last_error: "the push service (fcm.googleapis.com) could not be found: is this machine online, and can it resolve fcm.googleapis.com?",
+    });
     conflictNext = false;
     answerDelayMs = 0;
     lockedFor = 0;
@@ -218,7 +238,8 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
     res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
     res.end(body === undefined ? "" : JSON.stringify(body));
   };
-  const authed = (req) => cookie !== "" && (req.headers.cookie ?? "").includes(`lab_session=${cookie}`);
+  const loginOf = (req) => (req.headers.cookie ?? "").match(/lab_session=([0-9a-f]+)/)?.[1] ?? "";
+  const authed = (req) => logins.has(loginOf(req));
   const emit = (ev) => {
     const f = `event: ${ev.type}\ndata: ${JSON.stringify(ev)}\n\n`;
     for (const c of clients) c.write(f);
@@ -255,6 +276,8 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
   /** control lets a test change the world: add a dialog, back-patch, etc. */
   const control = {
     reset: () => reset(),
+    // No runs at all, as on a fresh server.
+    clear: () => runs.clear(),
     // Append n assistant messages to a run.
     append: ({ run, n = 1, text: t = "more" }) => {
       const r = runs.get(run);
@@ -281,19 +304,30 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
       r.msgs = r.msgs.map((m, i) => stamp({ ...m, seq: i + 1 }));
       emit({ type: "run.messages.changed", run_id: run, state: r.run.state, backpatch_seq: before || undefined });
     },
+    // Add (or replace) a run: its messages, pending dialog, state and any
+    // other Run fields (run).
+    put: ({ id, title = id, msgs = [], pending = null, state = "needs_input", run = {} }) => {
+      const r = newRun(id, title, msgs, pending, state);
+      Object.assign(r.run, run);
+      runs.set(id, r);
+      emit({ type: "run.changed", run_id: id });
+    },
     conflictNext: () => (conflictNext = true),
     // Refuse logins for secs seconds, as the server's rate limit does.
     lockout: ({ secs = 30 }) => (lockedFor = secs),
     interrupts: () => interrupts,
+    seen: () => seenReports,
+    // The sessions started outside lab that GET /external-sessions lists.
+    external: ({ list }) => (external = list),
     scenarios: ({ list }) => (scenarios = list),
     answerDelay: ({ ms }) => (answerDelayMs = ms),
     answers: () => answers,
     setupToken: () => {
       setupToken = randomBytes(6).toString("hex");
-      cookie = "";
+      logins.clear();
       return setupToken;
     },
-    logout: () => (cookie = ""),
+    logout: () => logins.clear(),
   };
 
   const server = createServer(async (req, res) => {
@@ -309,7 +343,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
       if (p.startsWith("/api/v1/")) {
         const api = p.slice(7);
         if (api === "/auth/status") {
-          return send(res, 200, { setup_needed: setupToken !== "", logged_in: authed(req), csrf_token: authed(req) ? csrf : undefined });
+          return send(res, 200, { setup_needed: setupToken !== "", logged_in: authed(req), csrf_token: logins.get(loginOf(req)) });
         }
         if (api === "/auth/login" || api === "/auth/setup") {
           const b = await body(req);
@@ -324,15 +358,16 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
             password = b.password;
           }
           if (b.password !== password) return send(res, 401, { error: "wrong password" });
-          cookie = randomBytes(8).toString("hex");
-          csrf = randomBytes(8).toString("hex");
+          const cookie = randomBytes(8).toString("hex");
+          const csrf = randomBytes(8).toString("hex");
+          logins.set(cookie, csrf);
           res.setHeader("Set-Cookie", `lab_session=${cookie}; Path=/; HttpOnly; SameSite=Strict`);
           return send(res, 200, { logged_in: true, via: "session", csrf_token: csrf });
         }
         if (!authed(req)) return send(res, 401, { error: "log in first" });
-        if (req.method === "POST" && req.headers["x-csrf-token"] !== csrf) return send(res, 403, { error: "bad CSRF token" });
+        if (req.method === "POST" && req.headers["x-csrf-token"] !== logins.get(loginOf(req))) return send(res, 403, { error: "bad CSRF token" });
         if (api === "/auth/logout") {
-          cookie = "";
+          logins.delete(loginOf(req));
           return send(res, 204);
         }
         if (api === "/events") {
@@ -342,7 +377,27 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
           req.on("close", () => clients.delete(res));
           return;
         }
-        if (api === "/runs" && req.method === "GET") return send(res, 200, { runs: [...runs.values()].map((r) => r.run) });
+        if (api === "/runs" && req.method === "GET") {
+          const archived = url.searchParams.get("archived") === "true";
+          return send(res, 200, { runs: [...runs.values()].map((r) => r.run).filter((r) => !!r.archived_at === archived) });
+        }
+        if ((api === "/runs/archive" || api === "/runs/unarchive") && req.method === "POST") {
+          // As the server: only ended runs are archived; each is re-checked.
+          const on = api === "/runs/archive";
+          const out = { done: [], skipped: [] };
+          for (const id of (await body(req)).ids ?? []) {
+            const r = runs.get(id);
+            if (!r) out.skipped.push({ id, reason: "no such run" });
+            else if (r.run.state !== "ended") out.skipped.push({ id, reason: "it is still running: stop it first" });
+            else {
+              if (on) r.run.archived_at = new Date().toISOString();
+              else delete r.run.archived_at;
+              out.done.push(id);
+            }
+          }
+          emit({ type: "run.changed" });
+          return send(res, 200, out);
+        }
         if (api === "/runs" && req.method === "POST") {
           const b = await body(req);
           const id = "r-new" + runs.size;
@@ -351,7 +406,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
           runs.set(id, r);
           return send(res, 201, r.run);
         }
-        let m = api.match(/^\/runs\/([^/]+)\/(messages|answer|reply|interrupt|stop)$/);
+        let m = api.match(/^\/runs\/([^/]+)\/(messages|answer|reply|interrupt|stop|seen)$/);
         if (m) {
           const r = runs.get(decodeURIComponent(m[1]));
           if (!r) return send(res, 404, { error: "no such run" });
@@ -372,6 +427,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
               else r.msgs.push(dialogMsg(r.msgs.length + 1, { ...r.pending, outcome }));
               r.pending = null;
               r.run.state = "working";
+              delete r.run.attention;
               r.run.pending = false;
               r.msgs.push(text(r.msgs.length + 1, "assistant", "Thanks, continuing."));
               emit({ type: "run.messages.changed", run_id: r.run.id, state: "working", backpatch_seq: i >= 0 ? i + 1 : undefined });
@@ -381,6 +437,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
               const b = await body(req);
               r.msgs.push(text(r.msgs.length + 1, "user", b.text));
               r.run.state = "working";
+              delete r.run.attention;
               emit({ type: "run.messages.changed", run_id: r.run.id, state: "working" });
               return send(res, 204);
             }
@@ -390,6 +447,14 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
               r.msgs.push(note(r.msgs.length + 1, "info", "[Request interrupted by user]"));
               r.run.state = "needs_input";
               emit({ type: "run.messages.changed", run_id: r.run.id, state: "needs_input" });
+              return send(res, 204);
+            case "seen":
+              // As the server: a finished turn read since is "seen".
+              seenReports.push(r.run.id);
+              if (r.run.state === "needs_input" && r.run.attention !== "seen") {
+                r.run.attention = "seen";
+                emit({ type: "run.changed", run_id: r.run.id });
+              }
               return send(res, 204);
             case "stop":
               r.run.state = "ended";
@@ -428,6 +493,39 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
               },
             ],
           });
+        }
+        if (api === "/external-sessions") return send(res, 200, { sessions: external });
+        if (api === "/folders") {
+          // As the picker's server: recent folders first, then git repositories.
+          const all = [
+            { path: "/home/op/work/api", git: true, recent: true },
+            { path: "/home/op/work/web", git: true },
+            { path: "/home/op/notes" },
+          ];
+          const q = url.searchParams.get("q") ?? "";
+          const folders = all.filter((f) => !q || f.path.includes(q.replace(/^~/, "/home/op")));
+          return send(res, 200, { folders, roots: ["/home/op"], home: "/home/op", truncated: false });
+        }
+        if (api === "/push/key") return send(res, 200, { public_key: vapid.getPublicKey().toString("base64url") });
+        if (api === "/push/devices" && req.method === "GET") return send(res, 200, { devices: [...devices.values()] });
+        if (api === "/push/devices" && req.method === "POST") {
+          const b = await body(req);
+          const d = { id: "dev-" + devices.size, name: b.name, service: new URL(b.subscription.endpoint).hostname, options: { blocked: true, turn_end: false, include_content: false }, created_at: new Date().toISOString() };
+          devices.set(d.id, d);
+          return send(res, 201, d);
+        }
+        if (api === "/push/presence") return send(res, devices.has((await body(req)).device_id) ? 204 : 404, undefined);
+        m = api.match(/^\/push\/devices\/([^/]+)$/);
+        if (m) {
+          const d = devices.get(decodeURIComponent(m[1]));
+          if (!d) return send(res, 404, { error: "no device " + m[1] });
+          if (req.method === "DELETE") {
+            devices.delete(d.id);
+            return send(res, 204);
+          }
+          const b = await body(req);
+          Object.assign(d.options, b.options ?? {});
+          return send(res, 200, d);
         }
         if (api === "/demo/scenarios") {
           if (!scenarios) return send(res, 404, { error: "this server is not a demo: it has no scripted scenarios" });

@@ -1,6 +1,7 @@
 // On a demo server, the scripted model's keywords as chips under the
 // prompt, those of the chosen provider: a tap adds the keyword to the
-// prompt (and picks the permission mode the scenario needs). On a real
+// prompt (and picks the permission mode the scenario needs). They fold
+// under one line, so Start stays on a phone's first screen. On a real
 // server the list is empty and nothing shows.
 
 import { createSignal, For, onMount, Show } from "solid-js";
@@ -23,8 +24,8 @@ export function DemoScenarios(props: { provider: string; onPick: (s: Scenario) =
   };
   return (
     <Show when={shown().length > 0}>
-      <div class="scenarios" data-testid="scenarios">
-        <div class="small muted">Demo: a keyword in the prompt picks what the scripted model does.</div>
+      <details class="scenarios" data-testid="scenarios">
+        <summary class="small muted">Demo keywords ({shown().length}): a keyword in the prompt picks what the scripted model does</summary>
         <div class="chips" role="list" aria-label="Demo scenarios">
           <For each={shown()}>
             {(s) => (
@@ -34,7 +35,7 @@ export function DemoScenarios(props: { provider: string; onPick: (s: Scenario) =
             )}
           </For>
         </div>
-      </div>
+      </details>
     </Show>
   );
 }

@@ -1,13 +1,16 @@
 // A permission prompt as a card: what the agent wants to do, readable on
 // a phone (a command, or a file change as a diff, in monospace that
-// scrolls sideways only inside its block), and the CLI's options as large
-// buttons, worded plainly with the CLI's own label beneath. A denial that
-// takes text offers a field for telling the agent what to do instead.
+// scrolls sideways only inside its block, its file named once, relative
+// to the run's folder), and the CLI's options as large buttons, worded
+// plainly with the CLI's own label beneath (without its key hints). A
+// denial that takes text offers a field for telling the agent what to do
+// instead.
 
 import { createSignal, For, Show } from "solid-js";
 import type { Answer, Dialog } from "../api";
-import { answerable, denyIndex, diffLineClass, permissionAnswer, plainOption } from "../lib/permission";
+import { answerable, denyIndex, diffBody, diffLineClass, permissionAnswer, plainOption, relPath, withoutKeyHint } from "../lib/permission";
 import type { CardProps } from "./DialogCard";
+import { runFolder } from "./runfolder";
 
 /** headFor says in plain words what is asked. */
 function headFor(d: Dialog): string {
@@ -22,6 +25,7 @@ export function PermissionCard(props: CardProps & { send: (build: () => Answer) 
   const [feedback, setFeedback] = createSignal("");
   const deny = () => denyIndex(props.d);
   const denyTakesText = () => deny() >= 0 && !!p().options[deny()]?.feedback;
+  const folder = runFolder;
   return (
     <>
       <div class="card-head">
@@ -39,11 +43,13 @@ export function PermissionCard(props: CardProps & { send: (build: () => Answer) 
         </pre>
       </Show>
       <Show when={p().path}>
-        <p class="mono small path">{p().path}</p>
+        <p class="mono small path" data-permission="path" title={p().path}>
+          {relPath(p().path!, folder())}
+        </p>
       </Show>
       <Show when={p().diff}>
         <pre class="code diff" data-permission="diff">
-          <For each={p().diff!.split("\n")}>{(l) => <span class={diffLineClass(l)}>{l + "\n"}</span>}</For>
+          <For each={(p().path ? diffBody(p().diff!) : p().diff!).split("\n")}>{(l) => <span class={diffLineClass(l)}>{l + "\n"}</span>}</For>
         </pre>
       </Show>
       <Show when={p().summary}>
@@ -71,8 +77,8 @@ export function PermissionCard(props: CardProps & { send: (build: () => Answer) 
                   </span>
                   {plainOption(o)}
                 </span>
-                <Show when={o.label !== plainOption(o)}>
-                  <span class="opt-desc">{answerable(o) ? o.label : "lab cannot tell what this does: answer it at the terminal"}</span>
+                <Show when={withoutKeyHint(o.label) !== plainOption(o)}>
+                  <span class="opt-desc">{answerable(o) ? withoutKeyHint(o.label) : "lab cannot tell what this does: answer it at the terminal"}</span>
                 </Show>
               </button>
             </Show>

@@ -21,12 +21,20 @@ export function AttentionBadge(props: { run: Pick<Run, "state" | "pending" | "at
   );
 }
 
-export function RunRow(props: { run: Run }) {
+export function RunRow(props: { run: Run; selected?: boolean }) {
   const r = () => props.run;
   const a = () => attentionOf(r());
   const h = () => runHeading(r());
   return (
-    <a class={`row att-row-${a()}`} href={`/runs/${encodeURIComponent(r().id)}`} onClick={linkHandler} data-run={r().id} data-attention={a()}>
+    <a
+      class={`row att-row-${a()}`}
+      classList={{ selected: !!props.selected }}
+      href={`/runs/${encodeURIComponent(r().id)}`}
+      onClick={linkHandler}
+      aria-current={props.selected ? "page" : undefined}
+      data-run={r().id}
+      data-attention={a()}
+    >
       <div class="row-main">
         <div class="row-title">{h().title}</div>
         <div class="row-sub muted">

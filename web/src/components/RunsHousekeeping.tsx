@@ -15,12 +15,15 @@ export function RunsHousekeeping(props: { runs: Run[]; onChanged: () => void }) 
   const [note, setNote] = createSignal("");
   const [busy, setBusy] = createSignal(false);
   const [archived, setArchived] = createSignal<Run[] | null>(null);
+  // The runs the last archiving put away, while its Undo is offered.
+  const [undo, setUndo] = createSignal<string[]>([]);
 
   const idle = () => idleRuns(props.runs);
   const ended = () => endedRuns(props.runs);
 
   async function act(fn: () => Promise<string>) {
     setBusy(true);
+    setUndo([]);
     try {
       setNote(await fn());
     } catch (e) {
@@ -38,7 +41,17 @@ export function RunsHousekeeping(props: { runs: Run[]; onChanged: () => void }) 
       return bulkSummary("Stopped", await api.stopIdleRuns(ids));
     });
 
-  const archiveEnded = () => act(async () => bulkSummary("Archived", await api.archiveRuns(ended().map((r) => r.id))));
+  const archiveEnded = () =>
+    act(async () => {
+      const r = await api.archiveRuns(ended().map((x) => x.id));
+      setUndo(r.done ?? []);
+      return bulkSummary("Archived", r);
+    });
+
+  const undoArchive = () => {
+    const ids = undo();
+    act(async () => bulkSummary("Restored", await api.unarchiveRuns(ids)));
+  };
 
   async function loadArchived() {
     try {
@@ -66,7 +79,13 @@ export function RunsHousekeeping(props: { runs: Run[]; onChanged: () => void }) 
               </strong>{" "}
               Their CLI processes end; the chats stay.
               <ul class="hk-names">
-                <For each={list()}>{(r) => <li>{r.title || baseName(r.cwd)}</li>}</For>
+                <For each={list()}>
+                  {(r) => (
+                    <li data-stop-name={r.id}>
+                      {r.title || baseName(r.cwd)} <span class="hk-path muted">{r.cwd}</span>
+                    </li>
+                  )}
+                </For>
               </ul>
             </div>
             <button class="btn" onClick={() => setConfirmStop(null)}>
@@ -101,6 +120,12 @@ export function RunsHousekeeping(props: { runs: Run[]; onChanged: () => void }) 
       <Show when={note()}>
         <p class="muted hk-note" role="status">
           {note()}
+          <Show when={undo().length > 0}>
+            {" "}
+            <button class="link" disabled={busy()} onClick={undoArchive} data-action="undo-archive">
+              Undo
+            </button>
+          </Show>
         </p>
       </Show>
       <Show when={archived()}>

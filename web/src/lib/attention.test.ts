@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Run } from "../api";
-import { attentionOf, blockedCount, byAttention, titleFor } from "./attention";
+import { attentionOf, byAttention, titleFor, waitingCount } from "./attention";
 
 const run = (id: string, over: Partial<Run>): Run => ({
   id,
@@ -27,15 +27,22 @@ describe("attention", () => {
       run("working", { state: "working", last_activity: "2026-12-01T11:59:00Z" }),
       run("blocked", { state: "question", pending: true, last_activity: "2026-12-01T09:30:00Z" }),
       run("turn-new", { state: "needs_input", last_activity: "2026-12-01T11:00:00Z" }),
+      run("seen", { state: "needs_input", attention: "seen", last_activity: "2026-12-01T11:30:00Z" }),
       run("idle", { state: "idle" }),
     ];
-    expect(byAttention(runs).map((r) => r.id)).toEqual(["blocked", "turn-new", "turn-old", "working", "idle", "ended"]);
+    expect(byAttention(runs).map((r) => r.id)).toEqual(["blocked", "turn-new", "turn-old", "working", "seen", "idle", "ended"]);
   });
 
-  it("counts only blocked runs for the title and badge", () => {
-    const runs = [run("a", { state: "question", pending: true }), run("b", { state: "needs_input" }), run("c", { attention: "blocked", state: "question" })];
-    expect(blockedCount(runs)).toBe(2);
-    expect(titleFor(2)).toBe("(2) lab");
+  it("counts blocked runs and unread turns for the title and badge, not seen ones", () => {
+    const runs = [
+      run("a", { state: "question", pending: true }),
+      run("b", { state: "needs_input" }),
+      run("c", { attention: "blocked", state: "question" }),
+      run("d", { state: "needs_input", attention: "seen" }),
+      run("e", { state: "working" }),
+    ];
+    expect(waitingCount(runs)).toBe(3);
+    expect(titleFor(3)).toBe("(3) lab");
     expect(titleFor(0)).toBe("lab");
   });
 });

@@ -4,12 +4,13 @@
 
 import type { Attention, Run } from "../api";
 
-export const attentionRank: Record<Attention, number> = { blocked: 0, your_turn: 1, working: 2, idle: 3, ended: 4 };
+export const attentionRank: Record<Attention, number> = { blocked: 0, your_turn: 1, working: 2, seen: 3, idle: 4, ended: 5 };
 
 export const attentionLabel: Record<Attention, string> = {
   blocked: "blocked",
   your_turn: "your turn",
   working: "working",
+  seen: "seen",
   idle: "idle",
   ended: "ended",
 };
@@ -36,12 +37,19 @@ export function byAttention<R extends Pick<Run, "state" | "pending" | "attention
   );
 }
 
-/** blockedCount is how many runs cannot go on without the operator. */
-export function blockedCount(runs: readonly Pick<Run, "state" | "pending" | "attention">[]): number {
-  return runs.filter((r) => attentionOf(r) === "blocked").length;
+/**
+ * waitingCount is how many runs wait on the operator with something new:
+ * blocked ones and finished turns not read since ("seen" ones are left
+ * out, so the count falls as the operator catches up).
+ */
+export function waitingCount(runs: readonly Pick<Run, "state" | "pending" | "attention">[]): number {
+  return runs.filter((r) => {
+    const a = attentionOf(r);
+    return a === "blocked" || a === "your_turn";
+  }).length;
 }
 
-/** titleFor is the document title: the blocked count first, so a tab shows it. */
-export function titleFor(blocked: number, base = "lab"): string {
-  return blocked > 0 ? `(${blocked}) ${base}` : base;
+/** titleFor is the document title: the waiting count first, so a tab shows it. */
+export function titleFor(waiting: number, base = "lab"): string {
+  return waiting > 0 ? `(${waiting}) ${base}` : base;
 }

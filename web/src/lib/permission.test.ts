@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Dialog } from "../api";
-import { decisionText, denyIndex, diffLineClass, permissionAnswer, plainOption } from "./permission";
+import { decisionText, denyIndex, diffBody, diffLineClass, permissionAnswer, plainOption, relPath, withoutKeyHint } from "./permission";
 
 const bash: Dialog = {
   tool_id: "toolu_1",
@@ -51,5 +51,25 @@ describe("words", () => {
   });
   it("classes diff lines", () => {
     expect(["--- a", "+++ a", "@@ -1 +1 @@", "+x", "-y", " z"].map(diffLineClass)).toEqual(["d-file", "d-file", "d-hunk", "d-add", "d-del", "d-ctx"]);
+  });
+});
+
+describe("the card names things once, without key hints", () => {
+  it("drops the CLI's key hints from labels", () => {
+    expect(withoutKeyHint("Yes, and switch to accept edits for this session (shift+tab)")).toBe("Yes, and switch to accept edits for this session");
+    expect(withoutKeyHint("No, and tell the agent what to do differently (esc)")).toBe("No, and tell the agent what to do differently");
+    expect(withoutKeyHint("Yes (ctrl+e to explain)")).toBe("Yes");
+    expect(withoutKeyHint("Yes, allow reading (from this project)")).toBe("Yes, allow reading (from this project)");
+  });
+  it("shows a path relative to the run's folder when inside it", () => {
+    expect(relPath("/w/app/src/a.go", "/w/app")).toBe("src/a.go");
+    expect(relPath("/w/app/src/a.go", "/w/app/")).toBe("src/a.go");
+    expect(relPath("/w/app", "/w/app")).toBe(".");
+    expect(relPath("/w/apple/a.go", "/w/app")).toBe("/w/apple/a.go");
+    expect(relPath("/etc/hosts", undefined)).toBe("/etc/hosts");
+  });
+  it("drops a diff's file headers, keeping its hunks", () => {
+    expect(diffBody("--- /w/a.txt\n+++ /w/a.txt\n@@ -1 +1 @@\n-x\n+y")).toBe("@@ -1 +1 @@\n-x\n+y");
+    expect(diffBody("@@ -0,0 +1 @@\n+--- not a header")).toBe("@@ -0,0 +1 @@\n+--- not a header");
   });
 });

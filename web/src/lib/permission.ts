@@ -19,6 +19,31 @@ export function plainOption(o: PermissionOption): string {
   return o.label;
 }
 
+/**
+ * withoutKeyHint drops the CLI's keyboard hints from a label ("… for this
+ * session (shift+tab)", "No (esc)"): on a phone they are noise, and lab
+ * presses the keys itself.
+ */
+export function withoutKeyHint(label: string): string {
+  return label.replace(/\s*\((?:shift|ctrl|alt|option|cmd|meta|esc|tab|enter|return)\b[^()]*\)/gi, "").trim();
+}
+
+/** relPath shows path relative to the run's folder when it lies inside it. */
+export function relPath(path: string, folder: string | undefined): string {
+  const f = (folder ?? "").replace(/\/+$/, "");
+  if (!f) return path;
+  if (path === f) return ".";
+  return path.startsWith(f + "/") ? path.slice(f.length + 1) : path;
+}
+
+/** diffBody is a unified diff without its file header lines: the card names the file once, above it. */
+export function diffBody(diff: string): string {
+  const lines = diff.split("\n");
+  let i = 0;
+  while (i < lines.length && (lines[i]!.startsWith("--- ") || lines[i]!.startsWith("+++ "))) i++;
+  return lines.slice(i).join("\n");
+}
+
 /** answerable reports whether lab can choose the option (its role is known). */
 export function answerable(o: PermissionOption): boolean {
   return o.role !== "unknown";

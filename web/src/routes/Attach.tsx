@@ -73,7 +73,9 @@ export function Attach() {
                         {s.cwd} · <span class="mono">{s.session_id.slice(0, 8)}</span>
                       </div>
                       <div class="ext-where">
-                        <span class="tag">{statusText(s)}</span>
+                        <span class="tag" classList={{ waiting: !!s.pending || s.status === "waiting" }} data-status>
+                          {statusText(s)}
+                        </span>
                         <Show
                           when={!s.read_only && s.tmux}
                           fallback={
@@ -106,8 +108,9 @@ export function Attach() {
   );
 }
 
-/** statusText says what the CLI reports it is doing. */
+/** statusText says what the session is doing: waiting for its operator first, whatever the CLI reports. */
 function statusText(s: ExternalSession): string {
-  if (s.status === "waiting") return s.waiting_for ? `waits: ${s.waiting_for}` : "waiting";
+  if (s.pending) return "waiting for you";
+  if (s.status === "waiting") return s.waiting_for ? `waiting for you: ${s.waiting_for}` : "waiting for you";
   return s.status || "running";
 }

@@ -15,6 +15,9 @@ import { navigate } from "../router";
 /** Used until the server lists its providers (or when it cannot): the server's default provider, its modes unknown. */
 const unknownProvider: ProviderInfo = { name: "", label: "", modes: [] };
 
+/** lastCwdKey keeps the folder of the last run started here, for the next one. */
+const lastCwdKey = "lab.new.cwd";
+
 /** defaultModeOf says which mode a provider's runs start in unless another is chosen. */
 function defaultModeOf(p: ProviderInfo): string {
   const m = p.modes.find((x) => x.value === p.default_mode);
@@ -30,8 +33,12 @@ export function NewRun() {
   const [provider, setProvider] = createSignal("");
   const current = () => providers().find((p) => p.name === provider()) ?? providers()[0] ?? unknownProvider;
   const modes = () => current().modes;
-  const modeHelp = () =>
-    mode() === "" ? `the CLI's own default${current().default_mode ? ` (${current().default_mode})` : ""}` : (modes().find((m) => m.value === mode())?.help ?? "");
+  /** listedDefault is the provider's default mode when it is one of its modes: then the list names it once, as itself. */
+  const listedDefault = () => modes().find((m) => m.value === current().default_mode)?.value ?? "";
+  const shownMode = () => mode() || listedDefault();
+  const modeHelp = () => (shownMode() === "" ? "the CLI's own default" : (modes().find((m) => m.value === shownMode())?.help ?? ""));
+  /** needsPrompt: this provider's runs start with their first prompt. */
+  const needsPrompt = () => !current().prompt_optional && prompt().trim() === "";
   const [error, setError] = createSignal("");
   const [busy, setBusy] = createSignal(false);
 
@@ -44,6 +51,12 @@ export function NewRun() {
       .catch(() => {
         /* the server's default provider and its default mode still work */
       });
+    // The folder of the last run started here, else the most recent one.
+    const last = remembered();
+    if (last) {
+      setCwd(last);
+      return;
+    }
     try {
       const [runs, sessions] = await Promise.all([api.runs(), api.sessions("", 50, 0).then((s) => s.sessions ?? []).catch(() => [])]);
       const dirs = recentDirs(runs, sessions);
@@ -63,7 +76,7 @@ export function NewRun() {
 
   async function submit(e: Event) {
     e.preventDefault();
-    if (busy()) return;
+    if (busy() || needsPrompt()) return;
     setBusy(true);
     setError("");
     try {
@@ -74,6 +87,7 @@ export function NewRun() {
         permission_mode: mode() || undefined,
         provider: current().name || undefined,
       });
+      remember(cwd().trim());
       navigate(`/runs/${encodeURIComponent(run.id)}`, true);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -131,8 +145,10 @@ export function NewRun() {
           </label>
           <label>
             Permission mode
-            <select name="permission_mode" value={mode()} onChange={(e) => setMode(e.currentTarget.value)}>
-              <option value="">Default</option>
+            <select name="permission_mode" value={shownMode()} onChange={(e) => setMode(e.currentTarget.value)}>
+              <Show when={!listedDefault()}>
+                <option value="">Default</option>
+              </Show>
               <For each={modes()}>{(m) => <option value={m.value}>{m.label}</option>}</For>
             </select>
             <span class="muted small" data-mode-help>
@@ -144,11 +160,32 @@ export function NewRun() {
               {error()}
             </p>
           </Show>
-          <button class="btn primary" type="submit" disabled={busy()} title="Start (Ctrl+Enter)">
+          <button class="btn primary" type="submit" disabled={busy() || needsPrompt()} title="Start (Ctrl+Enter)">
             Start
           </button>
+          <Show when={needsPrompt()}>
+            <p class="muted small" data-needs-prompt>
+              {current().label || "This agent"} starts with a first prompt: write one above.
+            </p>
+          </Show>
         </form>
       </main>
     </div>
   );
+}
+
+function remembered(): string {
+  try {
+    return localStorage.getItem(lastCwdKey) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+function remember(dir: string): void {
+  try {
+    if (dir) localStorage.setItem(lastCwdKey, dir);
+  } catch {
+    /* private mode: the recent folders still come first */
+  }
 }

@@ -13,11 +13,14 @@ import { LiveTail } from "../components/LiveTail";
 import { NotFound } from "../components/NotFound";
 import { createReplyQueue } from "../components/queue";
 import { EndedBar, ReadOnlyBar } from "../components/RunBars";
+import { RunFolder } from "../components/runfolder";
 import { AttentionBadge } from "../components/RunRow";
 import { subscribe } from "../events";
 import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
+import { lastSeq } from "../lib/merge";
 import { providerLabel } from "../providers";
+import { trackSeen } from "../seen";
 
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
@@ -41,6 +44,7 @@ export function RunChat(props: { id: string }) {
   });
 
   const state = () => conv.state() ?? run()?.state ?? null;
+  trackSeen(props.id, conv.state, () => lastSeq(conv.win()));
   const heading = () => runHeading(run());
   const attached = () => run()?.attached;
   /** agent names the run's CLI for people. */
@@ -75,7 +79,14 @@ export function RunChat(props: { id: string }) {
               ·{" "}
             </Show>
             {heading().sub}
-            {run() && cliVersion(run()!) ? ` · ${cliVersion(run()!)!.label}` : ""}
+            <Show when={run() && cliVersion(run()!)}>
+              {(v) => (
+                <>
+                  {" · "}
+                  <span class="nw">{v().label}</span>
+                </>
+              )}
+            </Show>
             {attached() ? ` · attached ${attached()!.pane ?? "read-only"}` : ""}
           </>
         }
@@ -114,13 +125,15 @@ export function RunChat(props: { id: string }) {
           {stopError() || (conv.offline() ? "Offline: cannot reach the lab server. Retrying…" : conv.error())}
         </p>
       </Show>
-      <ChatPane
-        conv={conv}
-        readOnly={false}
-        onAnswer={(a) => api.answer(props.id, a).then(() => undefined)}
-        bindShowCard={(fn) => (showCard = fn)}
-        footer={<LiveTail conv={conv} queue={queue} />}
-      />
+      <RunFolder.Provider value={() => run()?.cwd}>
+        <ChatPane
+          conv={conv}
+          readOnly={false}
+          onAnswer={(a) => api.answer(props.id, a).then(() => undefined)}
+          bindShowCard={(fn) => (showCard = fn)}
+          footer={<LiveTail conv={conv} queue={queue} />}
+        />
+      </RunFolder.Provider>
       <Switch>
         <Match when={state() === "ended"}>
           <EndedBar run={run()} onChanged={loadRun} />

@@ -4,6 +4,7 @@
 
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, isOffline, type Run } from "../api";
+import { EmptyRuns } from "../components/EmptyRuns";
 import { Header } from "../components/Header";
 import { RunRow } from "../components/RunRow";
 import { RunsHousekeeping } from "../components/RunsHousekeeping";
@@ -11,7 +12,8 @@ import { attentionOf, byAttention } from "../lib/attention";
 import { stopEvents, subscribe } from "../events";
 import { linkHandler } from "../router";
 
-export function Runs() {
+/** Runs is the runs list; selected marks the run open beside it on a desktop. */
+export function Runs(props: { selected?: string }) {
   const [runs, setRuns] = createSignal<Run[] | null>(null);
   const [error, setError] = createSignal("");
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -36,8 +38,16 @@ export function Runs() {
   onCleanup(() => clearTimeout(timer));
 
   const count = (a: string) => (runs() ?? []).filter((r) => attentionOf(r) === a).length;
-  const sub = () =>
-    [count("blocked") && `${count("blocked")} blocked`, count("your_turn") && `${count("your_turn")} your turn`].filter(Boolean).join(" · ") || undefined;
+  const sub = () => {
+    const parts = [count("blocked") && `${count("blocked")} blocked`, count("your_turn") && `${count("your_turn")} your turn`].filter(Boolean) as string[];
+    if (parts.length === 0) return undefined;
+    return parts.map((p, i) => (
+      <>
+        {i > 0 ? " · " : ""}
+        <span class="nw">{p}</span>
+      </>
+    ));
+  };
 
   return (
     <div class="screen">
@@ -62,12 +72,12 @@ export function Runs() {
           </div>
         </Show>
         <Show when={runs()} fallback={<Show when={!error()}>{<p class="muted pad">Loading…</p>}</Show>}>
-          <Show when={runs()!.length > 0} fallback={<p class="muted pad">No runs yet. Start one with New.</p>}>
+          <Show when={runs()!.length > 0} fallback={<EmptyRuns />}>
             <ul class="rows">
               <For each={runs()}>
                 {(r) => (
                   <li>
-                    <RunRow run={r} />
+                    <RunRow run={r} selected={r.id === props.selected} />
                   </li>
                 )}
               </For>

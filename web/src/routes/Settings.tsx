@@ -12,7 +12,11 @@ import { disablePush, enablePush, myDeviceId, pushSupported } from "../push";
 const optionRows: { key: keyof PushOptions; label: string; hint: string }[] = [
   { key: "blocked", label: "When a run is blocked", hint: "a question, plan or permission prompt waits" },
   { key: "turn_end", label: "Quietly when a turn ends", hint: "no sound; the agent waits for your next message" },
-  { key: "include_content", label: "Include conversation text", hint: "off: only the folder and what waits" },
+  {
+    key: "include_content",
+    label: "Include conversation text",
+    hint: "on: the question or command, with answer buttons (Allow once, Deny) where they fit; off: only the folder and what waits",
+  },
 ];
 
 export function Settings() {
@@ -22,6 +26,7 @@ export function Settings() {
   const [busy, setBusy] = createSignal("");
   const [error, setError] = createSignal("");
   const [note, setNote] = createSignal("");
+  const [step, setStep] = createSignal("");
 
   async function load() {
     try {
@@ -52,9 +57,13 @@ export function Settings() {
 
   const turnOn = () =>
     act("enable", async () => {
-      const d = await enablePush(name().trim() || defaultDeviceName(navigator.userAgent));
-      setMine(d.id);
-      setNote(`Notifications are on for ${d.name}.`);
+      try {
+        const d = await enablePush(name().trim() || defaultDeviceName(navigator.userAgent), setStep);
+        setMine(d.id);
+        setNote(`Notifications are on for ${d.name}.`);
+      } finally {
+        setStep("");
+      }
     });
 
   const setOption = (d: PushDevice, key: keyof PushOptions, on: boolean) =>
@@ -108,6 +117,11 @@ export function Settings() {
                 <button class="btn primary" disabled={busy() !== ""} onClick={turnOn} data-action="enable-push">
                   Turn on notifications
                 </button>
+                <Show when={step()}>
+                  <p class="muted small" role="status" data-push-step>
+                    {step()}
+                  </p>
+                </Show>
               </div>
             </Show>
           </Show>
