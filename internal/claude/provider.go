@@ -303,20 +303,9 @@ func (b PromptBox) Shown() string { return b.Text }
 // notification.
 func (s *Spool) Read() (agent.SideState, error) {
 	st, err := s.Refresh()
-	out := agent.SideState{SessionID: st.SessionID, TranscriptPath: st.TranscriptPath, Source: st.Source}
-	for _, e := range st.Pending {
-		if d := DialogFromTool(e.ToolName, e.ToolUseID, e.ToolInput); d != nil {
-			out.Pending = append(out.Pending, d)
-		}
-	}
+	out := st.Side(DialogFromTool)
 	for _, a := range st.Asks {
 		out.Pending = append(out.Pending, s.permissionDialog(a))
-	}
-	if p := st.LastPrompt; p != nil {
-		out.Prompt, out.PromptAt = p.Prompt, p.Time
-	}
-	if st.LastStop != nil {
-		out.TurnEndAt = st.LastStop.Time
 	}
 	if n := st.LastNotification; n != nil && n.NotificationType == "permission_prompt" {
 		out.Waiting = n.File
