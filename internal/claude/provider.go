@@ -44,11 +44,7 @@ func (Provider) Info() conv.ProviderInfo {
 // ResolveBin finds the claude binary: a path, or a name looked up in PATH
 // ("claude" when bin is empty). Its error says how to install the CLI.
 func (Provider) ResolveBin(bin string) (string, error) {
-	p, err := clikit.ResolveBin(bin, "claude")
-	if err != nil {
-		return "", fmt.Errorf("%w; install it (scripts/install-claude.sh) or set its path (--claude-bin)", err)
-	}
-	return p, nil
+	return clikit.ResolveBin(bin, "claude", "install it (scripts/install-claude.sh) or set its path (--claude-bin)")
 }
 
 // Version asks the binary for its version (see CLIVersion).

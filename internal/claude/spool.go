@@ -48,8 +48,7 @@ type Spool struct {
 // Compaction deletes resolved or stale PreToolUse files first, so a crash
 // midway never resurrects a resolved dialog.
 func OpenSpool(dir string) *Spool {
-	return &Spool{hookspool.Open(dir, hookspool.Config[*HookEvent, SpoolState]{
-		Parse: hookspool.Parse[HookEvent],
+	return &Spool{hookspool.Open[HookEvent](dir, hookspool.Config[*HookEvent, SpoolState]{
 		Fold:  foldSpool,
 		First: []string{HookPreToolUse},
 	})}

@@ -122,20 +122,15 @@ func validatePlan(a conv.Answer, g PlanGeometry) error {
 // of the options read off the prompt, one lab knows the meaning of, and
 // Feedback goes only with an option that takes text.
 func validatePermission(p *conv.Permission, a conv.Answer) error {
-	if len(a.Answers) > 0 {
-		return conv.Errorf(conv.EInvalid, "a permission prompt takes option and feedback, not answers")
-	}
-	opt, o, err := clikit.PermissionOption(p, a)
-	if err != nil {
+	opt, o, err := clikit.PermissionOption(p, a, "a permission prompt takes option and feedback, not answers")
+	if err != nil || a.Feedback == "" {
 		return err
 	}
-	if a.Feedback != "" {
-		if !opt.Feedback {
-			return conv.Errorf(conv.EInvalid, "option %d (%s) takes no feedback", o, opt.Label)
-		}
-		if err := clikit.CheckFreeText(a.Feedback); err != nil {
-			return conv.Errorf(conv.EInvalid, "feedback: %s", err)
-		}
+	if !opt.Feedback {
+		return conv.Errorf(conv.EInvalid, "option %d (%s) takes no feedback", o, opt.Label)
+	}
+	if err := clikit.CheckFreeText(a.Feedback); err != nil {
+		return conv.Errorf(conv.EInvalid, "feedback: %s", err)
 	}
 	return nil
 }

@@ -5,6 +5,8 @@
 //
 //	validate.go  an answer checked against the pending dialog: its target,
 //	             the questions' shape, free text, a permission option
+//	permission.go  a permission prompt: its call's summary, its options'
+//	             roles by their labels (each CLI gives its rules)
 //	pane.go      text as a pane shows it: wrapping undone
 //	recipe.go    building a recipe's steps (each CLI says which keys act)
 //	spawn.go     the binary: finding it, asking its version (cached)

@@ -79,12 +79,15 @@ func CheckFreeText(s string) error {
 }
 
 // PermissionOption returns the option of the permission prompt p that a
-// chooses, and its index, once a has been checked to take no answers
-// (whose message is each CLI's): an option is given (EInvalid), the
-// prompt's options are known (EConflict: the pane has not shown them
+// chooses, and its index, checking that a gives no answers (EInvalid with
+// the message noAnswers, each CLI's own), an option is given (EInvalid),
+// the prompt's options are known (EConflict: the pane has not shown them
 // yet), the option is one of them (EInvalid) and lab knows what it does
-// (EConflict).
-func PermissionOption(p *conv.Permission, a conv.Answer) (conv.PermissionOption, int, error) {
+// (EConflict). Feedback is the caller's to check.
+func PermissionOption(p *conv.Permission, a conv.Answer, noAnswers string) (conv.PermissionOption, int, error) {
+	if len(a.Answers) > 0 {
+		return conv.PermissionOption{}, 0, conv.Errorf(conv.EInvalid, "%s", noAnswers)
+	}
 	if a.Option == nil {
 		return conv.PermissionOption{}, 0, conv.Errorf(conv.EInvalid, "option is required for a permission prompt")
 	}

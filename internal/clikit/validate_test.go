@@ -105,9 +105,13 @@ func TestPermissionOption(t *testing.T) {
 		{"out of range", p, at(2), conv.EInvalid},
 		{"negative", p, at(-1), conv.EInvalid},
 		{"a role lab does not know", p, at(1), conv.EConflict},
+		{"answers", p, conv.Answer{ToolID: "t", Option: new(int), Answers: []conv.QuestionAnswer{{}}}, conv.EInvalid},
 	}
 	for _, tc := range tests {
-		opt, i, err := PermissionOption(tc.p, tc.a)
+		opt, i, err := PermissionOption(tc.p, tc.a, "no answers here")
+		if len(tc.a.Answers) > 0 && (err == nil || err.Error() != "no answers here") {
+			t.Errorf("%s: got %v; want the caller's message", tc.name, err)
+		}
 		if kind(err) != tc.want || err == nil && (i != *tc.a.Option || opt != tc.p.Options[i]) {
 			t.Errorf("%s: got %+v, %d, %v; want kind %q", tc.name, opt, i, err, tc.want)
 		}

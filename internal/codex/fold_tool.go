@@ -97,37 +97,27 @@ func (f *Fold) webSearch(it *payloadItem, t time.Time) {
 
 // applyOutput back-patches the tool or dialog an output belongs to.
 func (f *Fold) applyOutput(id string, raw []byte, t time.Time) {
-	i, ok := f.ResultFor(id)
-	if !ok {
-		return
-	}
-	f.SetTail(conv.StateWorking) // the agent resumes with the output
-	m := f.At(i)
-	if d := m.Dialog; d != nil {
-		if d.Outcome != nil {
-			return // already resolved; the first resolution stands
-		}
+	f.Result(id, func(i int, d *conv.Dialog) {
 		text, _ := outputText(raw, 1<<20)
 		f.Resolve(i, questionOutcome(d.Questions, f.qids[i], text), t)
-		return
-	}
-	tc := m.Tool
-	if tc.Status != conv.ToolRunning {
-		return
-	}
-	f.Settle(i)
-	text, full := outputText(raw, foldkit.OutputMax+execHeaderMax)
-	out, failed, cut := toolResult(tc.Name, text)
-	tc.Status = conv.ToolOK
-	if failed {
-		tc.Status = conv.ToolError
-	}
-	full -= cut
-	if len(out) > foldkit.OutputMax {
-		out = out[:jsonscan.RuneCut([]byte(out), foldkit.OutputMax)]
-	}
-	tc.Output, tc.OutputBytes, tc.OutputTruncated = out, full, full > len(out)
-	f.Changed(i)
+	}, func(i int, tc *conv.ToolCall) {
+		if tc.Status != conv.ToolRunning {
+			return // the first output stands
+		}
+		f.Settle(i)
+		text, full := outputText(raw, foldkit.OutputMax+execHeaderMax)
+		out, failed, cut := toolResult(tc.Name, text)
+		tc.Status = conv.ToolOK
+		if failed {
+			tc.Status = conv.ToolError
+		}
+		full -= cut
+		if len(out) > foldkit.OutputMax {
+			out = out[:jsonscan.RuneCut([]byte(out), foldkit.OutputMax)]
+		}
+		tc.Output, tc.OutputBytes, tc.OutputTruncated = out, full, full > len(out)
+		f.Changed(i)
+	})
 }
 
 // outputText renders an output value (a string, or content parts with

@@ -50,11 +50,7 @@ func (Provider) Info() conv.ProviderInfo {
 // ("codex" when bin is empty; the npm package's `codex` is a Node launcher
 // of the same binary and works too). Its error says how to install it.
 func (Provider) ResolveBin(bin string) (string, error) {
-	p, err := clikit.ResolveBin(bin, "codex")
-	if err != nil {
-		return "", fmt.Errorf("%w; install it (scripts/install-codex.sh) or set its path", err)
-	}
-	return p, nil
+	return clikit.ResolveBin(bin, "codex", "install it (scripts/install-codex.sh) or set its path")
 }
 
 // Version asks the binary for its version (see CLIVersion).

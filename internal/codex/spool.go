@@ -53,8 +53,7 @@ type Spool struct {
 // first, so a crash midway never resurrects a resolved dialog; retiring a
 // call also deletes its approval.
 func OpenSpool(dir string) *Spool {
-	return &Spool{hookspool.Open(dir, hookspool.Config[*HookEvent, SpoolState]{
-		Parse: hookspool.Parse[HookEvent],
+	return &Spool{hookspool.Open[HookEvent](dir, hookspool.Config[*HookEvent, SpoolState]{
 		Fold:  foldSpool,
 		First: []string{HookPreToolUse, HookPermissionRequest},
 		Retiring: func(st SpoolState, id string) []string {

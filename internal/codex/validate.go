@@ -94,16 +94,12 @@ func validatePlan(rows []string, a conv.Answer) error {
 	return nil
 }
 
+// validatePermission checks an answer to an approval prompt. No option
+// takes feedback on 0.171.0: what to do differently is the next prompt.
 func validatePermission(p *conv.Permission, a conv.Answer) error {
-	if len(a.Answers) > 0 {
-		return conv.Errorf(conv.EInvalid, "a permission prompt takes option, not answers")
-	}
-	opt, o, err := clikit.PermissionOption(p, a)
-	if err != nil {
-		return err
-	}
-	if a.Feedback != "" && !opt.Feedback {
+	opt, o, err := clikit.PermissionOption(p, a, "a permission prompt takes option, not answers")
+	if err == nil && a.Feedback != "" && !opt.Feedback {
 		return conv.Errorf(conv.EInvalid, "option %d (%s) takes no feedback; send it as a reply once the turn stops", o, opt.Label)
 	}
-	return nil
+	return err
 }

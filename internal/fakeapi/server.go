@@ -31,7 +31,10 @@ import (
 // and makes ids. Its methods are safe for concurrent use.
 type Base[R any] struct {
 	name string // the fake API's package name, for errors and logs
-	log  *slog.Logger
+	// Opts are the server's options, defaults filled in; Log is their
+	// logger.
+	Opts Options
+	Log  *slog.Logger
 
 	mu      sync.Mutex
 	reqs    []R
@@ -42,9 +45,11 @@ type Base[R any] struct {
 	srv     *http.Server
 }
 
-// NewBase returns a Base for the fake API name, logging to log.
-func NewBase[R any](name string, log *slog.Logger) Base[R] {
-	return Base[R]{name: name, log: log, changed: make(chan struct{}), salt: randomAlnum(6)}
+// NewBase returns a Base for the fake API name with opts (the zero value
+// is usable).
+func NewBase[R any](name string, opts Options) Base[R] {
+	opts = opts.WithDefaults()
+	return Base[R]{name: name, Opts: opts, Log: opts.Logger, changed: make(chan struct{}), salt: randomAlnum(6)}
 }
 
 // Listen serves h on addr (e.g. "127.0.0.1:0") until Close.
@@ -70,7 +75,7 @@ func (b *Base[R]) ServeOn(ln net.Listener, h http.Handler) error {
 	b.mu.Unlock()
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			b.log.Error(b.name+": serve", "err", err)
+			b.Log.Error(b.name+": serve", "err", err)
 		}
 	}()
 	return nil

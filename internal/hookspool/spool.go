@@ -25,8 +25,6 @@ type Spool[P Payload, S any] struct {
 
 // Config is an adapter's part of a Spool.
 type Config[P Payload, S any] struct {
-	// Parse reads one file (Parse[T] for a payload type T).
-	Parse func(k Key, raw []byte) P
 	// Fold derives the adapter's state from the events, in hook start
 	// order, and the call ids retired, and names the files the state
 	// still depends on (compaction keeps those).
@@ -48,9 +46,13 @@ const CompactAbove = 64
 // maxDialogs bounds the permission dialog cache; past it, it starts over.
 const maxDialogs = 64
 
-// Open returns the reader of dir, which need not exist yet.
-func Open[P Payload, S any](dir string, cfg Config[P, S]) *Spool[P, S] {
-	return &Spool[P, S]{dir: dir, cfg: cfg, files: NewDir(dir, cfg.Parse), retired: map[string]bool{}, dialogs: map[string]*conv.Dialog{}}
+// Open returns the reader of dir, which need not exist yet, for payloads
+// of type T (each file read by Parse).
+func Open[T any, P interface {
+	*T
+	Payload
+}, S any](dir string, cfg Config[P, S]) *Spool[P, S] {
+	return &Spool[P, S]{dir: dir, cfg: cfg, files: NewDir(dir, Parse[T, P]), retired: map[string]bool{}, dialogs: map[string]*conv.Dialog{}}
 }
 
 // Dir is the spool directory (for watchers).
