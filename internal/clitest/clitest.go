@@ -37,6 +37,30 @@ func Bin(envVar, rel string) (path string, installed bool, err error) {
 	return path, err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0, nil
 }
 
+// FindBin is Bin for a harness's FindCLI: the binary, or an error that
+// says how to install it (missing gets the path looked at).
+func FindBin(envVar, rel string, missing func(path string) string) (string, error) {
+	path, ok, err := Bin(envVar, rel)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", errors.New(missing(path))
+	}
+	return path, nil
+}
+
+// MustBin is a harness's CLI: the binary find returns, or the test fails
+// (never skips), with find's error under the harness's name.
+func MustBin(t testing.TB, harness string, find func() (string, error)) string {
+	t.Helper()
+	path, err := find()
+	if err != nil {
+		t.Fatalf("%s: %v", harness, err)
+	}
+	return path
+}
+
 // ModuleRoot finds the directory holding go.mod, walking up from the
 // working directory (a test runs in its package's directory).
 func ModuleRoot() (string, error) {

@@ -213,24 +213,7 @@ func parseContent(raw json.RawMessage) []Block {
 
 // contentText flattens a tool_result's content (a string or text blocks).
 func contentText(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var wbs []wireBlock
-	if json.Unmarshal(raw, &wbs) != nil {
-		return string(raw)
-	}
-	var parts []string
-	for _, wb := range wbs {
-		if wb.Type == "text" {
-			parts = append(parts, wb.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
+	return fakeapi.JoinText(raw, func(typ, _ string) bool { return typ == "text" })
 }
 
 // stepsSincePrompt counts the assistant messages after the newest typed

@@ -89,19 +89,15 @@ func echoTurn(c *call) turn {
 	if len(c.req.ToolResults) == 0 {
 		return turn{text("Done.")}
 	}
-	var b strings.Builder
+	echoes := make([]string, len(c.req.ToolResults))
 	for i, tr := range c.req.ToolResults {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
-		name := toolName(c.req.Messages, tr.ToolUseID)
 		status := "tool_result"
 		if tr.IsError {
 			status = "tool_result (error)"
 		}
-		fmt.Fprintf(&b, "%s for %s: %s", status, name, tr.Content)
+		echoes[i] = fmt.Sprintf("%s for %s: %s", status, toolName(c.req.Messages, tr.ToolUseID), tr.Content)
 	}
-	return turn{text(b.String())}
+	return turn{text(strings.Join(echoes, "\n\n"))}
 }
 
 // toolName finds the name of the tool_use with id in the history.

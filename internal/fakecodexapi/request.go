@@ -200,25 +200,5 @@ func injected(text string) bool {
 // contentText flattens a content or output value: a string, or parts with
 // text (input_text, output_text, …).
 func contentText(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &parts) != nil {
-		return string(raw)
-	}
-	var out []string
-	for _, p := range parts {
-		if p.Text != "" {
-			out = append(out, p.Text)
-		}
-	}
-	return strings.Join(out, "\n")
+	return fakeapi.JoinText(raw, func(_, text string) bool { return text != "" })
 }

@@ -1,6 +1,7 @@
 package fakecodexapi
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -80,18 +81,12 @@ func echoTurn(c *call) turn {
 	if len(c.req.ToolOutputs) == 0 {
 		return turn{text("Done.")}
 	}
-	var b strings.Builder
+	echoes := make([]string, len(c.req.ToolOutputs))
 	for i, o := range c.req.ToolOutputs {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
-		name := o.Name
-		if name == "" {
-			name = "unknown tool"
-		}
-		fmt.Fprintf(&b, "tool output for %s: %s", name, o.Output)
+		name := cmp.Or(o.Name, "unknown tool")
+		echoes[i] = fmt.Sprintf("tool output for %s: %s", name, o.Output)
 	}
-	return turn{text(b.String())}
+	return turn{text(strings.Join(echoes, "\n\n"))}
 }
 
 func textTurns(c *call) []turn {
