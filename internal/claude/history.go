@@ -100,8 +100,9 @@ func (h *History) Path(id string) (string, error) {
 // first prompt are short; a longer one is passed over.
 const headMaxLineLen = 256 << 10
 
-// scanHead reads the start of a transcript for its working directory, its
-// first real user prompt and its session id.
+// scanHead reads (in Claude Code's line format; Codex's is another) the
+// start of a transcript for its working directory, its first real user
+// prompt and its session id.
 func scanHead(r io.Reader) head {
 	var h head
 	clikit.ScanHead(r, headMaxLineLen, func(line []byte) bool {

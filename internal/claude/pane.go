@@ -274,12 +274,13 @@ type rowAt struct {
 	row  Row
 }
 
-// parseRows collects the picker's rows from line start on. It keeps the
-// last run of consecutively numbered rows 1..n ending at the last
-// numbered row (so a numbered list in the question text above is not
-// taken for rows, and a run that does not start at 1 yields no rows),
-// plus the Submit/Next row inside that run when multi is set. It returns
-// the rows and the line of the first one (-1 when none).
+// parseRows collects the picker's rows from line start on (Claude Code's
+// rule: the last run, as its pickers sit at the bottom; Codex takes the
+// first). It keeps the last run of consecutively numbered rows 1..n ending
+// at the last numbered row (so a numbered list in the question text above is
+// not taken for rows, and a run that does not start at 1 yields no rows),
+// plus the Submit/Next row inside that run when multi is set. It returns the
+// rows and the line of the first one (-1 when none).
 func parseRows(lines []string, start int, multi bool) ([]Row, int) {
 	var cands []rowAt
 	for i := start; i < len(lines); i++ {

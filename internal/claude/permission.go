@@ -107,10 +107,11 @@ var optionRoles = []clikit.RoleRule{
 // optionRole names what a permission row does from its label.
 func optionRole(label string) conv.OptionRole { return clikit.OptionRole(label, optionRoles) }
 
-// dressPermission fills d's options, title and question from a pane that
-// shows d's permission prompt, reporting whether it does. The prompt must
-// be about d's call: a Bash prompt shows the command, a file prompt names
-// the file, a fetch prompt the host.
+// dressPermission (this TUI's prompt: a title, feedback on "No"; Codex's
+// differs) fills d's options, title and question from a pane that shows d's
+// permission prompt, reporting whether it does. The prompt must be about d's
+// call: a Bash prompt shows the command, a file prompt names the file, a
+// fetch prompt the host.
 func dressPermission(d *conv.Dialog, s *Screen) bool {
 	p := d.Permission
 	if p == nil || s.Kind != ScreenPermission || len(s.Rows) == 0 || !permissionShows(p, s) {

@@ -28,18 +28,11 @@ import (
 // feedback row with the feedback text (required there; same rules as
 // free text).
 func ValidateAnswer(d *conv.Dialog, a conv.Answer, g PlanGeometry) error {
-	if err := clikit.CheckTarget(d, a); err != nil {
-		return err
-	}
-	switch d.Kind {
-	case conv.DialogQuestion:
-		return clikit.CheckQuestions(d, a, validateQuestion)
-	case conv.DialogPlan:
-		return validatePlan(a, g.ForDialog(d))
-	case conv.DialogPermission:
-		return validatePermission(d.Permission, a)
-	}
-	return conv.Errorf(conv.EConflict, "lab cannot answer a %q dialog", d.Kind)
+	return clikit.CheckAnswer(d, a, clikit.Rules{
+		Question:   validateQuestion,
+		Plan:       func(d *conv.Dialog, a conv.Answer) error { return validatePlan(a, g.ForDialog(d)) },
+		Permission: validatePermission,
+	})
 }
 
 func validateQuestion(q conv.Question, qa conv.QuestionAnswer) error {

@@ -1,7 +1,8 @@
 // Package clitest is what the real-CLI test harnesses (internal/claudetest,
 // internal/codextest) share: finding the binary under test, short temp
-// folders, polling, a private tmux server and driving a pane (Term), and
-// waiting for a request to the scripted model. Each harness keeps what is
+// folders, polling, a private tmux server and driving a pane (Term),
+// waiting for a request to the scripted model, and saving a captured
+// conversation as fixtures (capture.go). Each harness keeps what is
 // its CLI's own: where it is installed, how its home is seeded, how it is
 // spawned and reaches the scripted model.
 //

@@ -125,8 +125,8 @@ func (h *History) Path(id string) (string, error) {
 // and the injected context; a longer line is passed over.
 const headMaxLineLen = 1 << 20
 
-// scanHead reads the start of a rollout for its working directory and its
-// first prompt.
+// scanHead reads (in the rollout's line format; Claude Code's is another)
+// the start of a rollout for its working directory and its first prompt.
 func scanHead(r io.Reader) head {
 	var h head
 	clikit.ScanHead(r, headMaxLineLen, func(line []byte) bool {

@@ -169,11 +169,12 @@ type rowAt struct {
 	row  Row
 }
 
-// parseRows collects the picker's rows from line start on: the first run
-// of consecutively numbered rows 1..n, each with its continuation lines.
-// Columns split a row into label and description when columns is set;
-// approval rows carry their shortcut key instead. It returns the rows and
-// the line of the first one (len(lines) when none).
+// parseRows collects the picker's rows from line start on (Codex's rule;
+// Claude Code takes the last run): the first run of consecutively numbered
+// rows 1..n, each with its continuation lines. Columns split a row into
+// label and description when columns is set; approval rows carry their
+// shortcut key instead. It returns the rows and the line of the first one
+// (len(lines) when none).
 func parseRows(lines []string, start int, columns bool) ([]Row, int) {
 	var rows []rowAt
 	for i := start; i < len(lines); i++ {

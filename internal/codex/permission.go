@@ -110,9 +110,10 @@ var optionRoles = []clikit.RoleRule{
 // roleOfLabel maps an approval row's label to its role (optionRoles).
 func roleOfLabel(label string) conv.OptionRole { return clikit.OptionRole(label, optionRoles) }
 
-// dressPermission fills in a permission dialog's question and options from
-// a pane that shows its approval prompt, reporting false when the pane
-// shows no approval prompt or one for another call.
+// dressPermission (this TUI's prompt, whose rows take no feedback; Claude
+// Code's differs) fills in a permission dialog's question and options from a
+// pane that shows its approval prompt, reporting false when the pane shows
+// no approval prompt or one for another call.
 func dressPermission(d *conv.Dialog, s *Screen) bool {
 	p := d.Permission
 	if p == nil || s.Kind != ScreenApproval || len(s.Rows) == 0 || !approvalShows(p, s) {

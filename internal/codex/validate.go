@@ -28,18 +28,11 @@ import (
 // of a role lab knows; no feedback (Codex's denial takes none: what to do
 // differently is a reply after it).
 func ValidateAnswer(d *conv.Dialog, a conv.Answer) error {
-	if err := clikit.CheckTarget(d, a); err != nil {
-		return err
-	}
-	switch d.Kind {
-	case conv.DialogQuestion:
-		return clikit.CheckQuestions(d, a, validateQuestion)
-	case conv.DialogPlan:
-		return validatePlan(d.PlanRows, a)
-	case conv.DialogPermission:
-		return validatePermission(d.Permission, a)
-	}
-	return conv.Errorf(conv.EConflict, "lab cannot answer a %q dialog", d.Kind)
+	return clikit.CheckAnswer(d, a, clikit.Rules{
+		Question:   validateQuestion,
+		Plan:       func(d *conv.Dialog, a conv.Answer) error { return validatePlan(d.PlanRows, a) },
+		Permission: validatePermission,
+	})
 }
 
 func validateQuestion(q conv.Question, qa conv.QuestionAnswer) error {

@@ -1,13 +1,16 @@
 // Package fakeapi is what the scripted model APIs (internal/fakeclaudeapi,
 // internal/fakecodexapi) share: serving on a listener, recording every
 // request and waking those who wait for one, fresh ids, server-sent
-// events, and picking a scenario by its keyword. Each fake API supplies
-// its wire format and its scenarios.
+// events, the scenario table and picking a scenario by its keyword. Each
+// fake API supplies its wire format and its scenarios.
 //
-//	server.go   Base: listen, serve, record, wait, ids
-//	options.go  Options: the slow scenario's pace, the logger
-//	sse.go      SSE: events written and flushed one by one
-//	text.go     the scenario keyword match, text cut into stream chunks
+//	server.go    Base: listen, serve, record, wait, ids, the options
+//	request.go   what every recorded request says (Request), numbered
+//	options.go   Options: the slow scenario's pace, the logger
+//	scenario.go  a scenario's info, the table's listing and keyword pick
+//	sse.go       SSE: events written and flushed one by one
+//	text.go      the keyword match, text cut into stream chunks, a
+//	             content value flattened to text
 //
 // It is test and demo machinery: nothing on lab's production paths
 // imports it.
