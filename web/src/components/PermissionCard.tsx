@@ -7,7 +7,7 @@
 import { createSignal, For, Show } from "solid-js";
 import type { Answer, Dialog } from "../api";
 import { answerable, denyIndex, diffLineClass, permissionAnswer, plainOption } from "../lib/permission";
-import type { CardProps } from "./DialogCard";
+import type { CardProps } from "./card";
 
 /** headFor says in plain words what is asked. */
 function headFor(d: Dialog): string {
