@@ -1,6 +1,8 @@
 package hookspool
 
 import (
+	"slices"
+
 	"lab/internal/agent"
 	"lab/internal/conv"
 )
@@ -97,10 +99,10 @@ func (c *Calls[P]) Newest(match func(P) bool) (P, bool) {
 // Open returns the open calls, oldest first.
 func (c *Calls[P]) Open() []P {
 	var out []P
-	seen := make(map[string]bool, len(c.open))
 	for _, id := range c.order {
-		if e, ok := c.open[id]; ok && !seen[id] {
-			seen[id] = true
+		// An id closed and started again stands twice in order; the open
+		// calls are few, so a look back finds it.
+		if e, ok := c.open[id]; ok && !slices.Contains(out, e) {
 			out = append(out, e)
 		}
 	}
