@@ -24,7 +24,7 @@ export LAB_CODEX_BIN ?= $(CURDIR)/tools/codex-$(CODEX_PINNED)/node_modules/@open
 CLI_PACKAGES := ./cmd/lab ./internal/chat ./internal/claude ./internal/claudetest ./internal/runs
 CLI_VERSIONS_EXTRA := $(filter-out $(CLAUDE_PINNED),$(sort $(CLAUDE_NEWEST) $(CLAUDE_OLDEST)))
 
-.PHONY: all build test test-go test-cli-versions test-web test-e2e lint claude codex clis web demo bench clean drift
+.PHONY: all build test test-go test-cli-versions test-web test-e2e screenshots lint claude codex clis web demo bench clean drift
 
 all: build
 
@@ -96,14 +96,20 @@ test-web: web/node_modules/.package-lock.json
 # The web app in real headless Chromium (Debian's /usr/bin/chromium):
 # first the weight budget (the first paint's JavaScript at most 50 KB
 # gzip, web/scripts/size.mjs), then against the real server (`lab demo`
-# with real CLI runs; writes docs/screenshots/), then browser-level
-# component tests against a scripted
-# API for states the real server cannot produce on demand (a 409 race, a
-# reader scrolled up when a new dialog arrives, paging 10,000 messages).
+# with real CLI runs), then browser-level component tests against a
+# scripted API for states the real server cannot produce on demand (a 409
+# race, a reader scrolled up when a new dialog arrives, paging 10,000
+# messages). Their screenshots go to a temp folder, so a test run leaves
+# the tree as it found it (`make screenshots` writes docs/screenshots/).
 test-e2e: clis web build
 	cd web && npm run size
 	cd web && LAB_BIN=$(CURDIR)/bin/lab npm run e2e
 	cd web && npm run e2e:mock
+
+# The same suites, writing their screenshots into docs/screenshots/.
+screenshots: clis web build
+	cd web && LAB_SCREENSHOTS=1 LAB_BIN=$(CURDIR)/bin/lab npm run e2e
+	cd web && LAB_SCREENSHOTS=1 npm run e2e:mock
 
 test: lint test-go test-cli-versions test-web test-e2e
 

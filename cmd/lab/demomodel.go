@@ -85,7 +85,7 @@ func demoScenarios(demo bool) []httpapi.Scenario {
 	}
 	var out []httpapi.Scenario
 	for _, s := range fakeclaudeapi.Scenarios() {
-		out = append(out, httpapi.Scenario{Provider: claude.Name, Keyword: s.Keyword, Summary: s.Summary, PermissionMode: s.PermissionMode})
+		out = append(out, httpapi.Scenario{Provider: claude.Name, Keyword: s.Keyword, Summary: s.Summary, PermissionMode: s.Mode})
 	}
 	for _, s := range fakecodexapi.Scenarios() {
 		out = append(out, httpapi.Scenario{Provider: codex.Name, Keyword: s.Keyword, Summary: s.Summary, PermissionMode: s.Mode})

@@ -25,14 +25,22 @@
 //	attach.go, external.go, registry.go
 //	                     processes lab did not start (Attacher; Claude Code only)
 //
-// What the adapters share lives beside them: internal/foldkit (the fold's
-// machinery: held lines, the message stream and its seqs, calls, pending
-// dialogs, state, the desync warning; each Fold embeds it and supplies
-// only its peek and line rules), internal/clikit (what they share outside
-// the fold: answer checks, pane text, the recipe builder, finding the
-// binary and asking its version, session-file heads), internal/hookspool
-// (the hook command and the spool folder reader), internal/jsonscan (the
-// JSON scanner the folds use), internal/udiff (unified diffs).
+// What the adapters share lives beside them, so that each adapter keeps
+// only what its CLI's formats and screens mean: internal/foldkit (the
+// fold's machinery: held lines, the message stream and its seqs, calls,
+// results, pending dialogs, question inputs, tool outputs, state, the
+// desync warning and the intended outcome; each Fold embeds it and
+// supplies only its peek and line rules), internal/clikit (what they
+// share outside the fold: answer checks by kind, permission summaries and
+// option roles, pane text and lines, the recipe builder, finding the
+// binary, asking its version and argv flags, session-file heads and
+// paths), internal/hookspool (the hook command, the spool folder reader,
+// the payload fields both CLIs send, the current session and its calls),
+// internal/jsonscan (the JSON scanner the folds use, member walks),
+// internal/udiff (unified diffs). Their test and benchmark support is
+// internal/foldkit/foldtest, internal/foldkit/foldgen (the generators),
+// internal/fakeapi (the scripted APIs) and internal/clitest (the
+// real-CLI harnesses).
 //
 // The seam grew twice for the second adapter: Command.Opening with
 // Step.Until (Codex enters Plan mode only by a key, which it may drop),

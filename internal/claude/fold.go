@@ -53,10 +53,4 @@ func (f *Fold) ReadFrom(r io.Reader) (int64, error) { return f.FeedFrom(r, foldP
 
 // line folds one complete line that is not blank and that the peek did not
 // skip, reporting false when it is malformed.
-func (f *Fold) line(b []byte) bool {
-	ln := &f.ln
-	if !ln.parse(b) {
-		return false
-	}
-	return f.apply(ln)
-}
+func (f *Fold) line(b []byte) bool { return f.ln.parse(b) && f.apply(&f.ln) }

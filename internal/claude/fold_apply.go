@@ -197,35 +197,24 @@ func foldStripANSI(s string) string {
 
 // applyResult back-patches the tool or dialog a tool_result block answers.
 func (f *Fold) applyResult(bl *foldBlock, ln *foldLine, t time.Time) {
-	id := jsonscan.Str(bl.toolUseID)
-	i, ok := f.ResultFor(id)
-	if !ok {
-		return
-	}
-	f.SetTail(conv.StateWorking) // the agent resumes with the result
-	m := f.At(i)
-	if d := m.Dialog; d != nil {
-		if d.Outcome != nil {
-			return // already resolved; the first resolution stands
-		}
+	f.Result(jsonscan.Str(bl.toolUseID), func(i int, d *conv.Dialog) {
 		f.resolveDialog(i, deriveOutcome(d, foldResolution{
 			result:  ln.toolUseResult,
 			denial:  jsonscan.Str(ln.toolDenialKind),
 			isError: bl.isError,
 			content: bl.content,
 		}), t)
-		return
-	}
-	f.Settle(i)
-	out, full := foldOutput(bl.content, foldkit.OutputMax)
-	tc := m.Tool
-	tc.Status = conv.ToolOK
-	if bl.isError {
-		tc.Status = conv.ToolError
-	}
-	tc.Output, tc.OutputBytes, tc.OutputTruncated = out, full, full > len(out)
-	tc.Decision = foldDecision(ln)
-	f.Changed(i)
+	}, func(i int, tc *conv.ToolCall) {
+		f.Settle(i)
+		out, full := foldOutput(bl.content, foldkit.OutputMax)
+		tc.Status = conv.ToolOK
+		if bl.isError {
+			tc.Status = conv.ToolError
+		}
+		tc.Output, tc.OutputBytes, tc.OutputTruncated = out, full, full > len(out)
+		tc.Decision = foldDecision(ln)
+		f.Changed(i)
+	})
 }
 
 func (f *Fold) applyAssistant(ln *foldLine) bool {

@@ -13,46 +13,7 @@ import (
 // [{"label","description"}]}]}. Texts are kept whole: the question text is
 // also the key the recorded answers are filed under.
 func foldQuestionDialog(id string, input []byte) *conv.Dialog {
-	d := &conv.Dialog{ToolID: id, Kind: conv.DialogQuestion, Questions: []conv.Question{}}
-	arr := jsonscan.ArrayAt(jsonscan.Member(input, "questions"))
-	for {
-		raw, ok := arr.Next()
-		if !ok {
-			break
-		}
-		q := conv.Question{Options: []conv.Option{}}
-		o := jsonscan.ObjectAt(raw)
-		var opts []byte
-		for {
-			k, v, ok := o.Next()
-			if !ok {
-				break
-			}
-			switch string(k) {
-			case "question":
-				q.Question = jsonscan.Str(v)
-			case "header":
-				q.Header = jsonscan.Str(v)
-			case "multiSelect":
-				q.MultiSelect = jsonscan.True(v)
-			case "options":
-				opts = v
-			}
-		}
-		oa := jsonscan.ArrayAt(opts)
-		for {
-			raw, ok := oa.Next()
-			if !ok {
-				break
-			}
-			q.Options = append(q.Options, conv.Option{
-				Label:       jsonscan.Str(jsonscan.Member(raw, "label")),
-				Description: jsonscan.Str(jsonscan.Member(raw, "description")),
-			})
-		}
-		d.Questions = append(d.Questions, q)
-	}
-	d.Answerable = foldkit.QuestionsAnswerable(d.Questions)
+	d, _ := foldkit.QuestionDialog(id, input)
 	return d
 }
 

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -31,15 +30,6 @@ func cloneFold(f *Fold, buf []byte) *Fold {
 	c.session = slices.Clone(f.session)
 	c.ln, c.msg, c.blk = foldLine{}, foldMessage{}, foldBlock{}
 	return &c
-}
-
-// diffFold compares the whole internal state of two folds: every field,
-// the embedded foldkit parts' included, but the per-line scratch space.
-func diffFold(a, b *Fold) string {
-	if d := foldtest.StateDiff(a, b, "ln", "msg", "blk"); d != "" {
-		return fmt.Sprintf("internal state differs: %s\n got  %+v\n want %+v", d, foldtest.Observe(a), foldtest.Observe(b))
-	}
-	return ""
 }
 
 // TestFoldSeqsStableUnderAppend checks the reparse-stability promise:

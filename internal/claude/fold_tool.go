@@ -12,46 +12,18 @@ import (
 // text and image blocks) as text of at most max bytes, and returns the
 // length the full text would have.
 func foldOutput(raw []byte, max int) (text string, full int) {
-	if s, n, ok := jsonscan.StringPrefix(raw, max); ok {
-		return s, n
+	return foldkit.Output(raw, max, resultPart)
+}
+
+// resultPart names the blocks of a tool_result's content.
+func resultPart(typ string) foldkit.Part {
+	switch typ {
+	case "text":
+		return foldkit.PartText
+	case "image":
+		return foldkit.PartImage
 	}
-	arr := jsonscan.ArrayAt(raw)
-	if arr.Bad() {
-		if len(raw) == 0 || string(raw) == "null" {
-			return "", 0
-		}
-		// Some other JSON value: show it as it is.
-		return string(raw[:jsonscan.RuneCut(raw, max)]), len(raw)
-	}
-	var b strings.Builder
-	parts := 0
-	for {
-		el, ok := arr.Next()
-		if !ok {
-			break
-		}
-		var part string
-		var n int
-		switch jsonscan.Str(jsonscan.Member(el, "type")) {
-		case "text":
-			part, n, _ = jsonscan.StringPrefix(jsonscan.Member(el, "text"), max-min(b.Len(), max))
-		case "image":
-			part, n = "[image]", len("[image]")
-		default:
-			continue
-		}
-		if parts++; parts > 1 {
-			full++ // the newline joining parts
-			if b.Len() < max {
-				b.WriteByte('\n')
-			}
-		}
-		full += n
-		if room := max - b.Len(); room > 0 {
-			b.WriteString(part[:jsonscan.RuneCut([]byte(part), room)])
-		}
-	}
-	return b.String(), full
+	return foldkit.PartNone
 }
 
 // foldToolSummary gives the one-line input summary of a tool chip: what the

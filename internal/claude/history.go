@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
 	"lab/internal/clikit"
@@ -94,23 +93,16 @@ func (h *History) List() ([]conv.Session, error) {
 
 // Path returns the transcript path of session id, or a not-found error.
 func (h *History) Path(id string) (string, error) {
-	if !ValidSessionID(id) {
-		return "", conv.Errorf(conv.EInvalid, "invalid session id")
-	}
-	matches, err := filepath.Glob(filepath.Join(h.root, "*", id+".jsonl"))
-	if err != nil || len(matches) == 0 {
-		return "", conv.Errorf(conv.ENotFound, "no session %s", id)
-	}
-	sort.Strings(matches)
-	return matches[0], nil
+	return clikit.SessionPath(id, ValidSessionID, filepath.Join(h.root, "*", id+".jsonl"))
 }
 
 // headMaxLineLen bounds a line the head scan reads: the lines before the
 // first prompt are short; a longer one is passed over.
 const headMaxLineLen = 256 << 10
 
-// scanHead reads the start of a transcript for its working directory, its
-// first real user prompt and its session id.
+// scanHead reads (in Claude Code's line format; Codex's is another) the
+// start of a transcript for its working directory, its first real user
+// prompt and its session id.
 func scanHead(r io.Reader) head {
 	var h head
 	clikit.ScanHead(r, headMaxLineLen, func(line []byte) bool {

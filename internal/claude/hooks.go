@@ -11,15 +11,15 @@ import (
 
 // Hook event names lab listens to (the CLI's hook_event_name values).
 const (
-	HookSessionStart     = "SessionStart"
-	HookUserPromptSubmit = "UserPromptSubmit"
-	HookPreToolUse       = "PreToolUse"
-	HookPostToolUse      = "PostToolUse"
+	HookSessionStart     = hookspool.SessionStart
+	HookUserPromptSubmit = hookspool.UserPromptSubmit
+	HookPreToolUse       = hookspool.PreToolUse
+	HookPostToolUse      = hookspool.PostToolUse
 	HookNotification     = "Notification"
-	HookStop             = "Stop"
+	HookStop             = hookspool.Stop
 	// HookPermissionRequest fires when the CLI is about to ask the
 	// operator to allow a tool call (also for the dialog tools).
-	HookPermissionRequest = "PermissionRequest"
+	HookPermissionRequest = hookspool.PermissionRequest
 )
 
 // HookEvents are the events a run's settings file hooks, in the order the

@@ -90,55 +90,50 @@ type foldLine struct {
 // not one well-formed JSON object.
 func (ln *foldLine) parse(b []byte) bool {
 	*ln = foldLine{}
-	o := jsonscan.LineObject(b)
-	for {
-		k, v, ok := o.Next()
-		if !ok {
-			break
-		}
-		switch string(k) {
-		case "type":
-			ln.typ = v
-		case "subtype":
-			ln.subtype = v
-		case "isSidechain":
-			ln.sidechain = jsonscan.True(v)
-		case "isMeta":
-			ln.meta = jsonscan.True(v)
-		case "isCompactSummary":
-			ln.compactSummary = jsonscan.True(v)
-		case "isApiErrorMessage":
-			ln.apiError = jsonscan.True(v)
-		case "timestamp":
-			ln.timestamp = v
-		case "sessionId":
-			ln.sessionID = v
-		case "message":
-			ln.message = v
-		case "toolUseResult":
-			ln.toolUseResult = v
-		case "toolDenialKind":
-			ln.toolDenialKind = v
-		case "permissionDecision":
-			ln.permDecision = v
-		case "userFeedback":
-			ln.userFeedback = v
-		case "content":
-			ln.content = v
-		case "compactMetadata":
-			ln.compactMeta = v
-		case "retryAttempt":
-			ln.retryAttempt = v
-		case "maxRetries":
-			ln.maxRetries = v
-		case "attachment":
-			ln.attachment = v
-		}
+	return jsonscan.Line(b, ln.set)
+}
+
+// set keeps one member: the fields of a Claude Code transcript line the
+// fold reads (a per-CLI table).
+func (ln *foldLine) set(k, v []byte) {
+	switch string(k) {
+	case "type":
+		ln.typ = v
+	case "subtype":
+		ln.subtype = v
+	case "isSidechain":
+		ln.sidechain = jsonscan.True(v)
+	case "isMeta":
+		ln.meta = jsonscan.True(v)
+	case "isCompactSummary":
+		ln.compactSummary = jsonscan.True(v)
+	case "isApiErrorMessage":
+		ln.apiError = jsonscan.True(v)
+	case "timestamp":
+		ln.timestamp = v
+	case "sessionId":
+		ln.sessionID = v
+	case "message":
+		ln.message = v
+	case "toolUseResult":
+		ln.toolUseResult = v
+	case "toolDenialKind":
+		ln.toolDenialKind = v
+	case "permissionDecision":
+		ln.permDecision = v
+	case "userFeedback":
+		ln.userFeedback = v
+	case "content":
+		ln.content = v
+	case "compactMetadata":
+		ln.compactMeta = v
+	case "retryAttempt":
+		ln.retryAttempt = v
+	case "maxRetries":
+		ln.maxRetries = v
+	case "attachment":
+		ln.attachment = v
 	}
-	if o.Bad() {
-		return false
-	}
-	return jsonscan.WS(b, o.End()) == len(b)
 }
 
 // foldMessage holds the raw fields of a line's `message` object.
@@ -150,22 +145,19 @@ type foldMessage struct {
 
 func (m *foldMessage) parse(raw []byte) bool {
 	*m = foldMessage{}
-	o := jsonscan.ObjectAt(raw)
-	for {
-		k, v, ok := o.Next()
-		if !ok {
-			break
-		}
-		switch string(k) {
-		case "role":
-			m.role = v
-		case "content":
-			m.content = v
-		case "stop_reason":
-			m.stopReason = v
-		}
+	return jsonscan.Members(raw, m.set)
+}
+
+// set keeps one member: the fields of a message the fold reads.
+func (m *foldMessage) set(k, v []byte) {
+	switch string(k) {
+	case "role":
+		m.role = v
+	case "content":
+		m.content = v
+	case "stop_reason":
+		m.stopReason = v
 	}
-	return !o.Bad()
 }
 
 // foldBlock holds the raw fields of one content block.
@@ -183,32 +175,29 @@ type foldBlock struct {
 
 func (bl *foldBlock) parse(raw []byte) bool {
 	*bl = foldBlock{}
-	o := jsonscan.ObjectAt(raw)
-	for {
-		k, v, ok := o.Next()
-		if !ok {
-			break
-		}
-		switch string(k) {
-		case "type":
-			bl.typ = v
-		case "text":
-			bl.text = v
-		case "thinking":
-			bl.thinking = v
-		case "id":
-			bl.id = v
-		case "name":
-			bl.name = v
-		case "input":
-			bl.input = v
-		case "tool_use_id":
-			bl.toolUseID = v
-		case "content":
-			bl.content = v
-		case "is_error":
-			bl.isError = jsonscan.True(v)
-		}
+	return jsonscan.Members(raw, bl.set)
+}
+
+// set keeps one member: the fields of a content block the fold reads.
+func (bl *foldBlock) set(k, v []byte) {
+	switch string(k) {
+	case "type":
+		bl.typ = v
+	case "text":
+		bl.text = v
+	case "thinking":
+		bl.thinking = v
+	case "id":
+		bl.id = v
+	case "name":
+		bl.name = v
+	case "input":
+		bl.input = v
+	case "tool_use_id":
+		bl.toolUseID = v
+	case "content":
+		bl.content = v
+	case "is_error":
+		bl.isError = jsonscan.True(v)
 	}
-	return !o.Bad()
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 	"lab/internal/jsonscan"
 )
 
@@ -186,15 +187,8 @@ func planOutcome(r foldResolution) *conv.Outcome {
 // plan answer with feedback counts as a rejection. It returns nil when a
 // does not fit d (wrong count, index out of range, no plan option).
 func IntendedOutcome(d *conv.Dialog, a conv.Answer) *conv.Outcome {
-	if d == nil {
-		return nil
-	}
-	switch d.Kind {
-	case conv.DialogPlan:
-		if a.Option == nil || *a.Option < 0 {
-			return nil
-		}
-		opt, rows := *a.Option, len(d.PlanRows)
+	return foldkit.Intended(d, a, func(opt int) *conv.Outcome {
+		rows := len(d.PlanRows)
 		if rows > 0 && opt >= rows {
 			return nil
 		}
@@ -202,39 +196,34 @@ func IntendedOutcome(d *conv.Dialog, a conv.Answer) *conv.Outcome {
 			return &conv.Outcome{Feedback: a.Feedback}
 		}
 		return &conv.Outcome{Approved: true}
-	case conv.DialogQuestion:
-		if len(a.Answers) != len(d.Questions) {
-			return nil
+	}, intendedResult)
+}
+
+// intendedResult is the result an answer to q should record: the chosen
+// labels (by index, in toggle order) and free text, re-read through the
+// same resolution as a recorded answer.
+func intendedResult(q conv.Question, qa conv.QuestionAnswer) (conv.QuestionResult, bool) {
+	segs := make([]string, 0, len(qa.Chosen)+1)
+	for _, c := range qa.Chosen {
+		if c < 0 || c >= len(q.Options) {
+			return conv.QuestionResult{}, false
 		}
-		results := make([]conv.QuestionResult, len(d.Questions))
-		for i, q := range d.Questions {
-			qa := a.Answers[i]
-			segs := make([]string, 0, len(qa.Chosen)+1)
-			for _, c := range qa.Chosen {
-				if c < 0 || c >= len(q.Options) {
-					return nil
-				}
-				segs = append(segs, q.Options[c].Label)
-			}
-			if !q.MultiSelect {
-				if len(segs) > 1 {
-					return nil
-				}
-				rec := qa.OtherText
-				if len(segs) == 1 {
-					rec = segs[0]
-				}
-				results[i] = resolveAnswer(q, rec)
-				continue
-			}
-			if qa.OtherText != "" {
-				segs = append(segs, qa.OtherText)
-			}
-			results[i] = resolveAnswer(q, strings.Join(segs, ", "))
-		}
-		return &conv.Outcome{Results: results}
+		segs = append(segs, q.Options[c].Label)
 	}
-	return nil
+	if !q.MultiSelect {
+		if len(segs) > 1 {
+			return conv.QuestionResult{}, false
+		}
+		rec := qa.OtherText
+		if len(segs) == 1 {
+			rec = segs[0]
+		}
+		return resolveAnswer(q, rec), true
+	}
+	if qa.OtherText != "" {
+		segs = append(segs, qa.OtherText)
+	}
+	return resolveAnswer(q, strings.Join(segs, ", ")), true
 }
 
 // foldDecision reads how a tool call's permission prompt was answered from

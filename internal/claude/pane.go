@@ -30,13 +30,14 @@ import (
 //	Would you like to proceed?            the plan approval picker
 
 // ScreenKind says which picker a pane shows.
-type ScreenKind string
+type ScreenKind = clikit.ScreenKind
 
 const (
-	ScreenNone     ScreenKind = ""         // no picker recognised
-	ScreenQuestion ScreenKind = "question" // one question of an AskUserQuestion dialog
-	ScreenReview   ScreenKind = "review"   // "Review your answers" before a form submits
-	ScreenPlan     ScreenKind = "plan"     // the ExitPlanMode approval picker
+	ScreenNone     = clikit.ScreenNone
+	ScreenQuestion = clikit.ScreenQuestion // one question of an AskUserQuestion dialog
+	ScreenPlan     = clikit.ScreenPlan     // the ExitPlanMode approval picker
+	// ScreenReview is "Review your answers" before a form submits.
+	ScreenReview ScreenKind = "review"
 	// ScreenPermission is a tool permission prompt ("Do you want to
 	// proceed?" and its kin).
 	ScreenPermission ScreenKind = "permission"
@@ -96,14 +97,7 @@ type Screen struct {
 }
 
 // Cursor returns the row under the cursor, or nil when no row has it.
-func (s *Screen) Cursor() *Row {
-	for i := range s.Rows {
-		if s.Rows[i].Cursor {
-			return &s.Rows[i]
-		}
-	}
-	return nil
-}
+func (s *Screen) Cursor() *Row { return clikit.FindRow(s.Rows, func(r *Row) bool { return r.Cursor }) }
 
 // Numbered returns how many numbered rows the picker shows.
 func (s *Screen) Numbered() int {
@@ -148,10 +142,7 @@ func isPermissionAsk(l string) bool {
 // ParseScreen finds the picker on a captured pane. A pane with no picker
 // yields Kind ScreenNone.
 func ParseScreen(capture string) *Screen {
-	lines := strings.Split(strings.ReplaceAll(capture, "\r\n", "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRightFunc(l, unicode.IsSpace)
-	}
+	lines := clikit.PaneLines(capture)
 	s := &Screen{}
 	// The picker is the bottom-most block: take the later of the last
 	// question header and the last plan prompt, so a plan body with
@@ -283,12 +274,13 @@ type rowAt struct {
 	row  Row
 }
 
-// parseRows collects the picker's rows from line start on. It keeps the
-// last run of consecutively numbered rows 1..n ending at the last
-// numbered row (so a numbered list in the question text above is not
-// taken for rows, and a run that does not start at 1 yields no rows),
-// plus the Submit/Next row inside that run when multi is set. It returns
-// the rows and the line of the first one (-1 when none).
+// parseRows collects the picker's rows from line start on (Claude Code's
+// rule: the last run, as its pickers sit at the bottom; Codex takes the
+// first). It keeps the last run of consecutively numbered rows 1..n ending
+// at the last numbered row (so a numbered list in the question text above is
+// not taken for rows, and a run that does not start at 1 yields no rows),
+// plus the Submit/Next row inside that run when multi is set. It returns the
+// rows and the line of the first one (-1 when none).
 func parseRows(lines []string, start int, multi bool) ([]Row, int) {
 	var cands []rowAt
 	for i := start; i < len(lines); i++ {

@@ -2,10 +2,8 @@ package claude
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"lab/internal/clikit"
@@ -68,33 +66,11 @@ func PermissionDialog(toolID, tool string, input []byte) *conv.Dialog {
 		p.Diff = editDiff(p.Path, fe)
 	case "NotebookEdit":
 		p.Path = str("notebook_path")
-		p.Summary = summarize(in, "notebook_path")
+		p.Summary = clikit.Summary(in, "notebook_path")
 	default:
-		p.Summary = summarize(in)
+		p.Summary = clikit.Summary(in)
 	}
 	return &conv.Dialog{ToolID: toolID, Kind: conv.DialogPermission, Permission: p, Answerable: true}
-}
-
-// summarize renders a tool input as "key: value" lines in key order,
-// strings as they are and anything else as compact JSON, skipping keys.
-func summarize(in map[string]json.RawMessage, skip ...string) string {
-	keys := make([]string, 0, len(in))
-	for k := range in {
-		if !homeHas(skip, k) {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		v := string(in[k])
-		var s string
-		if json.Unmarshal(in[k], &s) == nil {
-			v = s
-		}
-		fmt.Fprintf(&b, "%s: %s\n", k, v)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // permissionOptions reads a permission prompt's options from its rows by
@@ -118,26 +94,24 @@ func permissionOptions(s *Screen) []conv.PermissionOption {
 	return opts
 }
 
-// optionRole names what a permission row does from its label.
-func optionRole(label string) conv.OptionRole {
-	l := strings.ReplaceAll(strings.TrimSpace(label), "’", "'")
-	switch {
-	case l == "Yes":
-		return conv.RoleAllowOnce
-	case strings.HasPrefix(l, "Yes, and don't ask again"), strings.HasPrefix(l, "Yes, and always allow"):
-		return conv.RoleAllowAlways
-	case strings.HasPrefix(l, "Yes, and switch to "):
-		return conv.RoleSwitchMode
-	case l == "No", strings.HasPrefix(l, "No, and tell Claude what to do differently"):
-		return conv.RoleDeny
-	}
-	return conv.RoleUnknown
+// optionRoles name what a permission row does from its label (2.1.328).
+var optionRoles = []clikit.RoleRule{
+	{Label: "Yes", Role: conv.RoleAllowOnce},
+	{Label: "Yes, and don't ask again", Prefix: true, Role: conv.RoleAllowAlways},
+	{Label: "Yes, and always allow", Prefix: true, Role: conv.RoleAllowAlways},
+	{Label: "Yes, and switch to ", Prefix: true, Role: conv.RoleSwitchMode},
+	{Label: "No", Role: conv.RoleDeny},
+	{Label: "No, and tell Claude what to do differently", Prefix: true, Role: conv.RoleDeny},
 }
 
-// dressPermission fills d's options, title and question from a pane that
-// shows d's permission prompt, reporting whether it does. The prompt must
-// be about d's call: a Bash prompt shows the command, a file prompt names
-// the file, a fetch prompt the host.
+// optionRole names what a permission row does from its label.
+func optionRole(label string) conv.OptionRole { return clikit.OptionRole(label, optionRoles) }
+
+// dressPermission (this TUI's prompt: a title, feedback on "No"; Codex's
+// differs) fills d's options, title and question from a pane that shows d's
+// permission prompt, reporting whether it does. The prompt must be about d's
+// call: a Bash prompt shows the command, a file prompt names the file, a
+// fetch prompt the host.
 func dressPermission(d *conv.Dialog, s *Screen) bool {
 	p := d.Permission
 	if p == nil || s.Kind != ScreenPermission || len(s.Rows) == 0 || !permissionShows(p, s) {

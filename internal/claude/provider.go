@@ -46,11 +46,7 @@ func (Provider) Info() conv.ProviderInfo {
 // ResolveBin finds the claude binary: a path, or a name looked up in PATH
 // ("claude" when bin is empty). Its error says how to install the CLI.
 func (Provider) ResolveBin(bin string) (string, error) {
-	p, err := clikit.ResolveBin(bin, "claude")
-	if err != nil {
-		return "", fmt.Errorf("%w; install it (scripts/install-claude.sh) or set its path (--claude-bin)", err)
-	}
-	return p, nil
+	return clikit.ResolveBin(bin, "claude", "install it (scripts/install-claude.sh) or set its path (--claude-bin)")
 }
 
 // Version asks the binary for its version (see CLIVersion).
@@ -305,20 +301,9 @@ func (b PromptBox) Shown() string { return b.Text }
 // notification.
 func (s *Spool) Read() (agent.SideState, error) {
 	st, err := s.Refresh()
-	out := agent.SideState{SessionID: st.SessionID, TranscriptPath: st.TranscriptPath, Source: st.Source}
-	for _, e := range st.Pending {
-		if d := DialogFromTool(e.ToolName, e.ToolUseID, e.ToolInput); d != nil {
-			out.Pending = append(out.Pending, d)
-		}
-	}
+	out := st.Side(DialogFromTool)
 	for _, a := range st.Asks {
 		out.Pending = append(out.Pending, s.permissionDialog(a))
-	}
-	if p := st.LastPrompt; p != nil {
-		out.Prompt, out.PromptAt = p.Prompt, p.Time
-	}
-	if st.LastStop != nil {
-		out.TurnEndAt = st.LastStop.Time
 	}
 	if n := st.LastNotification; n != nil && n.NotificationType == "permission_prompt" {
 		out.Waiting = n.File

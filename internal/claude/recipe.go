@@ -66,7 +66,8 @@ func (e *Expect) What() string { return e.Desc }
 // new screen, a form advancing does.
 func ScreenID(s *Screen) string { return string(s.Kind) + "\x00" + s.Question }
 
-// Check reports how s differs from e, nil when it matches.
+// Check reports how s differs from e, nil when it matches. What it checks is
+// this TUI's own (tabs, boxes, the review screen); Codex's differs.
 func (e *Expect) Check(s *Screen) error {
 	if s.Kind != e.Kind {
 		return fmt.Errorf("%s: screen shows %s; want %s", e.Desc, kindName(s.Kind), kindName(e.Kind))

@@ -48,23 +48,11 @@ type SpawnOptions struct {
 // SpawnArgv is the command line for o. The prompt goes after "--" so a
 // prompt starting with "-" is never taken for a flag.
 func SpawnArgv(o SpawnOptions) []string {
-	argv := []string{o.Bin}
-	if o.Settings != "" {
-		argv = append(argv, "--settings", o.Settings)
-	}
-	if o.Model != "" {
-		argv = append(argv, "--model", o.Model)
-	}
-	if o.PermissionMode != "" {
-		argv = append(argv, "--permission-mode", o.PermissionMode)
-	}
-	if o.Resume != "" {
-		argv = append(argv, "--resume", o.Resume)
-	}
-	if o.Prompt != "" {
-		argv = append(argv, "--", o.Prompt)
-	}
-	return argv
+	argv := clikit.Flag([]string{o.Bin}, "--settings", o.Settings)
+	argv = clikit.Flag(argv, "--model", o.Model)
+	argv = clikit.Flag(argv, "--permission-mode", o.PermissionMode)
+	argv = clikit.Flag(argv, "--resume", o.Resume)
+	return clikit.PromptArg(argv, o.Prompt)
 }
 
 // versionRE finds the version in `claude --version` output

@@ -28,18 +28,11 @@ import (
 // feedback row with the feedback text (required there; same rules as
 // free text).
 func ValidateAnswer(d *conv.Dialog, a conv.Answer, g PlanGeometry) error {
-	if err := clikit.CheckTarget(d, a); err != nil {
-		return err
-	}
-	switch d.Kind {
-	case conv.DialogQuestion:
-		return clikit.CheckQuestions(d, a, validateQuestion)
-	case conv.DialogPlan:
-		return validatePlan(a, g.ForDialog(d))
-	case conv.DialogPermission:
-		return validatePermission(d.Permission, a)
-	}
-	return conv.Errorf(conv.EConflict, "lab cannot answer a %q dialog", d.Kind)
+	return clikit.CheckAnswer(d, a, clikit.Rules{
+		Question:   validateQuestion,
+		Plan:       func(d *conv.Dialog, a conv.Answer) error { return validatePlan(a, g.ForDialog(d)) },
+		Permission: validatePermission,
+	})
 }
 
 func validateQuestion(q conv.Question, qa conv.QuestionAnswer) error {
@@ -122,20 +115,15 @@ func validatePlan(a conv.Answer, g PlanGeometry) error {
 // of the options read off the prompt, one lab knows the meaning of, and
 // Feedback goes only with an option that takes text.
 func validatePermission(p *conv.Permission, a conv.Answer) error {
-	if len(a.Answers) > 0 {
-		return conv.Errorf(conv.EInvalid, "a permission prompt takes option and feedback, not answers")
-	}
-	opt, o, err := clikit.PermissionOption(p, a)
-	if err != nil {
+	opt, o, err := clikit.PermissionOption(p, a, "a permission prompt takes option and feedback, not answers")
+	if err != nil || a.Feedback == "" {
 		return err
 	}
-	if a.Feedback != "" {
-		if !opt.Feedback {
-			return conv.Errorf(conv.EInvalid, "option %d (%s) takes no feedback", o, opt.Label)
-		}
-		if err := clikit.CheckFreeText(a.Feedback); err != nil {
-			return conv.Errorf(conv.EInvalid, "feedback: %s", err)
-		}
+	if !opt.Feedback {
+		return conv.Errorf(conv.EInvalid, "option %d (%s) takes no feedback", o, opt.Label)
+	}
+	if err := clikit.CheckFreeText(a.Feedback); err != nil {
+		return conv.Errorf(conv.EInvalid, "feedback: %s", err)
 	}
 	return nil
 }

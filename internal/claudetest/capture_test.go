@@ -1,12 +1,10 @@
 package claudetest
 
 import (
-	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -222,11 +220,9 @@ func captureOne(t *testing.T, cc captureCase, out, hooksOut string) {
 
 	t0 := time.Now()
 	spool := claude.OpenSpool(spoolDir)
-	var transcript string
-	Poll(t, 60*time.Second, "SessionStart in the spool", func() bool {
+	transcript := clitest.SessionFile(t, func() string {
 		st, _ := spool.Refresh()
-		transcript = st.TranscriptPath
-		return transcript != ""
+		return st.TranscriptPath
 	})
 	var pane string
 	if cc.picker != "" {
@@ -242,47 +238,14 @@ func captureOne(t *testing.T, cc captureCase, out, hooksOut string) {
 			t.Logf("pane at failure:\n%s", r.Pane(c.target))
 		}
 	})
-	var body []byte
-	Poll(t, 60*time.Second, cc.name+" to finish in the transcript", func() bool {
-		body, _ = os.ReadFile(transcript)
-		return cc.done(string(body))
-	})
+	body := clitest.FinishFile(t, transcript, cc.name+" to finish in the transcript", cc.done)
 	t.Logf("%v: done", time.Since(t0))
-	// Let trailing bookkeeping lines land, then take the final bytes.
-	time.Sleep(time.Second)
-	body, _ = os.ReadFile(transcript)
 	st, err := spool.Refresh()
 	if err != nil {
 		t.Fatal(err)
 	}
-
 	norm := normalizer(r, runDir)
-	text := norm(string(body))
-	for _, want := range cc.expect {
-		if !strings.Contains(text, want) {
-			t.Errorf("transcript lacks %s", want)
-		}
-	}
-	clitest.WriteText(t, filepath.Join(out, cc.name+".jsonl"), text)
-	if pane != "" {
-		clitest.WriteText(t, filepath.Join(out, cc.name+".pane.txt"), norm(pane))
-	}
-	// The session's hook payloads, in order.
-	ents, _ := os.ReadDir(spoolDir)
-	var names []string
-	for _, e := range ents {
-		if !strings.HasPrefix(e.Name(), ".") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Slice(names, func(i, j int) bool { return spoolOrder(names[i]) < spoolOrder(names[j]) })
-	var hooks bytes.Buffer
-	for _, n := range names {
-		b, _ := os.ReadFile(filepath.Join(spoolDir, n))
-		hooks.WriteString(norm(string(bytes.TrimSpace(b))))
-		hooks.WriteByte('\n')
-	}
-	clitest.WriteText(t, filepath.Join(out, cc.name+".hooks.jsonl"), hooks.String())
+	names := clitest.Capture{Name: cc.name, File: "transcript", Body: body, Pane: pane, Expect: cc.expect, SpoolDir: spoolDir, Norm: norm}.Save(t, out)
 	// Pin single payloads the spool tests read.
 	switch cc.name {
 	case "single_pending", "plan_pending":
@@ -306,15 +269,6 @@ func captureOne(t *testing.T, cc captureCase, out, hooksOut string) {
 		st, _ = spool.Refresh()
 		clitest.WriteText(t, filepath.Join(hooksOut, "notification_permission.json"), norm(string(st.LastNotification.Raw)))
 	}
-}
-
-// spoolOrder sorts spool names by their time field.
-func spoolOrder(name string) string {
-	parts := strings.Split(name, ".")
-	if len(parts) < 3 {
-		return name
-	}
-	return parts[1] + "." + parts[2] + "." + parts[0]
 }
 
 func rawOf(t *testing.T, dir string, names []string, event string) string {

@@ -7,7 +7,6 @@ package claudetest
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,26 +33,14 @@ func InstallPath(v string) string {
 // the Makefile sets, and `make drift` points at other versions), else the
 // pinned install under the module root. A missing binary fails the test
 // (never skips it), saying how to install it.
-func CLI(t testing.TB) string {
-	t.Helper()
-	path, err := FindCLI()
-	if err != nil {
-		t.Fatalf("claudetest: %v", err)
-	}
-	return path
-}
+func CLI(t testing.TB) string { return clitest.MustBin(t, "claudetest", FindCLI) }
 
 // FindCLI is CLI without a test: the binary path or an error that says how
 // to install it.
 func FindCLI() (string, error) {
-	path, ok, err := clitest.Bin("LAB_CLAUDE_BIN", InstallPath(claude.PinnedVersion))
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return "", errors.New("the Claude Code CLI is not installed at " + path + ": run scripts/install-claude.sh (or make claude) for the pinned " + claude.PinnedVersion + ", or point LAB_CLAUDE_BIN at one")
-	}
-	return path, nil
+	return clitest.FindBin("LAB_CLAUDE_BIN", InstallPath(claude.PinnedVersion), func(path string) string {
+		return "the Claude Code CLI is not installed at " + path + ": run scripts/install-claude.sh (or make claude) for the pinned " + claude.PinnedVersion + ", or point LAB_CLAUDE_BIN at one"
+	})
 }
 
 // CLIVersion returns the version the CLI under test reports, the way lab

@@ -4,12 +4,18 @@
 // for the adapter files that use them:
 //
 //	validate.go  an answer checked against the pending dialog: its target,
-//	             the questions' shape, free text, a permission option
+//	             the kind's rules (each CLI's), the questions' shape, free
+//	             text, a permission option
+//	permission.go  a permission prompt: its call's summary, its options'
+//	             roles by their labels (each CLI gives its rules)
 //	pane.go      text as a pane shows it: wrapping undone
+//	screen.go    the pickers both TUIs show, a pane's lines, row lookups
 //	recipe.go    building a recipe's steps (each CLI says which keys act)
-//	spawn.go     the binary: finding it, asking its version (cached)
+//	spawn.go     the binary: finding it, asking its version (cached); argv
+//	             flags
 //	history.go   a session file's head: capped line reading, titles, the
-//	             per-file cache of what it says, the newest-first order
+//	             per-file cache of what it says, the newest-first order,
+//	             a session's file by glob
 //
 // What each CLI's screens, records and flags mean stays in its adapter.
 package clikit

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -130,4 +131,19 @@ func SortNewestFirst(s []conv.Session) {
 		}
 		return s[i].ID < s[j].ID
 	})
+}
+
+// SessionPath returns the file of session id: the first in name order
+// that pattern (a filepath.Glob pattern naming id) matches, or a
+// not-found error; an id valid does not accept is invalid.
+func SessionPath(id string, valid func(string) bool, pattern string) (string, error) {
+	if !valid(id) {
+		return "", conv.Errorf(conv.EInvalid, "invalid session id")
+	}
+	matches, err := filepath.Glob(pattern)
+	if err != nil || len(matches) == 0 {
+		return "", conv.Errorf(conv.ENotFound, "no session %s", id)
+	}
+	sort.Strings(matches)
+	return matches[0], nil
 }

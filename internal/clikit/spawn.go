@@ -13,8 +13,17 @@ import (
 
 // ResolveBin finds a CLI's binary: bin, or name when bin is empty. A path
 // with a slash must exist and be executable; a bare name is looked up in
-// PATH.
-func ResolveBin(bin, name string) (string, error) {
+// PATH. The error of a binary not found ends with install, which says how
+// to install it.
+func ResolveBin(bin, name, install string) (string, error) {
+	p, err := resolveBin(bin, name)
+	if err != nil {
+		return "", fmt.Errorf("%w; %s", err, install)
+	}
+	return p, nil
+}
+
+func resolveBin(bin, name string) (string, error) {
 	if bin == "" {
 		bin = name
 	}
@@ -89,3 +98,15 @@ func (p *VersionProbe) Version(ctx context.Context, bin string) (string, error) 
 	p.cache.Store(key, v)
 	return v, nil
 }
+
+// Flag appends a flag and its value to argv when the value is set.
+func Flag(argv []string, name, value string) []string {
+	if value == "" {
+		return argv
+	}
+	return append(argv, name, value)
+}
+
+// PromptArg appends the first prompt, when set, after "--", so a prompt
+// starting with "-" is never taken for a flag.
+func PromptArg(argv []string, prompt string) []string { return Flag(argv, "--", prompt) }

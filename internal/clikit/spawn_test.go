@@ -15,17 +15,17 @@ func TestResolveBin(t *testing.T) {
 	os.WriteFile(exe, []byte("#!/bin/sh\necho '9.8.7'\n"), 0o755)
 	plain := filepath.Join(dir, "plain")
 	os.WriteFile(plain, []byte("x"), 0o644)
-	if got, err := ResolveBin(exe, "somecli"); err != nil || got != exe {
+	if got, err := ResolveBin(exe, "somecli", "install it"); err != nil || got != exe {
 		t.Fatalf("got %q, %v; want %q", got, err, exe)
 	}
 	for _, bad := range []string{filepath.Join(dir, "missing"), plain, dir, "no-such-cli-binary-anywhere"} {
-		if _, err := ResolveBin(bad, "somecli"); err == nil {
-			t.Errorf("ResolveBin(%q) succeeded; want an error", bad)
+		if _, err := ResolveBin(bad, "somecli", "install it"); err == nil || !strings.HasSuffix(err.Error(), "; install it") {
+			t.Errorf("ResolveBin(%q) = %v; want an error that says how to install", bad, err)
 		}
 	}
 	t.Setenv("PATH", dir)
 	for _, bin := range []string{"somecli", ""} {
-		if got, err := ResolveBin(bin, "somecli"); err != nil || got != exe {
+		if got, err := ResolveBin(bin, "somecli", "install it"); err != nil || got != exe {
 			t.Fatalf("PATH lookup of %q got %q, %v; want %q", bin, got, err, exe)
 		}
 	}
@@ -66,5 +66,17 @@ func TestVersionProbe(t *testing.T) {
 	os.WriteFile(failing, []byte("#!/bin/sh\nexit 3\n"), 0o755)
 	if _, err := p.Version(t.Context(), failing); err == nil || !strings.Contains(err.Error(), failing+" --version") {
 		t.Fatalf("got %v for a failing binary; want an error naming it", err)
+	}
+}
+
+func TestFlags(t *testing.T) {
+	argv := Flag([]string{"cli"}, "--model", "m")
+	argv = Flag(argv, "--resume", "")
+	argv = PromptArg(argv, "-starts with a dash")
+	if got, want := strings.Join(argv, "|"), "cli|--model|m|--|-starts with a dash"; got != want {
+		t.Fatalf("got %q; want %q (unset flags left out, the prompt after --)", got, want)
+	}
+	if got := PromptArg([]string{"cli"}, ""); len(got) != 1 {
+		t.Fatalf("got %q for no prompt; want no --", got)
 	}
 }

@@ -35,6 +35,30 @@ func CheckTarget(d *conv.Dialog, a conv.Answer) error {
 	return nil
 }
 
+// Rules are a CLI's own checks of an answer to each kind of dialog.
+type Rules struct {
+	Question   func(conv.Question, conv.QuestionAnswer) error // one question's answer (see CheckQuestions)
+	Plan       func(d *conv.Dialog, a conv.Answer) error
+	Permission func(p *conv.Permission, a conv.Answer) error
+}
+
+// CheckAnswer checks a against d: its target (CheckTarget), then by d's
+// kind with the CLI's rules. A kind lab cannot answer is EConflict.
+func CheckAnswer(d *conv.Dialog, a conv.Answer, r Rules) error {
+	if err := CheckTarget(d, a); err != nil {
+		return err
+	}
+	switch d.Kind {
+	case conv.DialogQuestion:
+		return CheckQuestions(d, a, r.Question)
+	case conv.DialogPlan:
+		return r.Plan(d, a)
+	case conv.DialogPermission:
+		return r.Permission(d.Permission, a)
+	}
+	return conv.Errorf(conv.EConflict, "lab cannot answer a %q dialog", d.Kind)
+}
+
 // CheckQuestions checks an answer to a question dialog: answers only, one
 // per question, in order, each passing the CLI's own check (whose error
 // is reported as EInvalid with the question's number).
@@ -79,12 +103,15 @@ func CheckFreeText(s string) error {
 }
 
 // PermissionOption returns the option of the permission prompt p that a
-// chooses, and its index, once a has been checked to take no answers
-// (whose message is each CLI's): an option is given (EInvalid), the
-// prompt's options are known (EConflict: the pane has not shown them
+// chooses, and its index, checking that a gives no answers (EInvalid with
+// the message noAnswers, each CLI's own), an option is given (EInvalid),
+// the prompt's options are known (EConflict: the pane has not shown them
 // yet), the option is one of them (EInvalid) and lab knows what it does
-// (EConflict).
-func PermissionOption(p *conv.Permission, a conv.Answer) (conv.PermissionOption, int, error) {
+// (EConflict). Feedback is the caller's to check.
+func PermissionOption(p *conv.Permission, a conv.Answer, noAnswers string) (conv.PermissionOption, int, error) {
+	if len(a.Answers) > 0 {
+		return conv.PermissionOption{}, 0, conv.Errorf(conv.EInvalid, "%s", noAnswers)
+	}
 	if a.Option == nil {
 		return conv.PermissionOption{}, 0, conv.Errorf(conv.EInvalid, "option is required for a permission prompt")
 	}

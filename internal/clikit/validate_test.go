@@ -105,11 +105,47 @@ func TestPermissionOption(t *testing.T) {
 		{"out of range", p, at(2), conv.EInvalid},
 		{"negative", p, at(-1), conv.EInvalid},
 		{"a role lab does not know", p, at(1), conv.EConflict},
+		{"answers", p, conv.Answer{ToolID: "t", Option: new(int), Answers: []conv.QuestionAnswer{{}}}, conv.EInvalid},
 	}
 	for _, tc := range tests {
-		opt, i, err := PermissionOption(tc.p, tc.a)
+		opt, i, err := PermissionOption(tc.p, tc.a, "no answers here")
+		if len(tc.a.Answers) > 0 && (err == nil || err.Error() != "no answers here") {
+			t.Errorf("%s: got %v; want the caller's message", tc.name, err)
+		}
 		if kind(err) != tc.want || err == nil && (i != *tc.a.Option || opt != tc.p.Options[i]) {
 			t.Errorf("%s: got %+v, %d, %v; want kind %q", tc.name, opt, i, err, tc.want)
 		}
+	}
+}
+
+func TestCheckAnswerDispatchesByKind(t *testing.T) {
+	var called []string
+	r := Rules{
+		Question:   func(conv.Question, conv.QuestionAnswer) error { called = append(called, "question"); return nil },
+		Plan:       func(*conv.Dialog, conv.Answer) error { called = append(called, "plan"); return nil },
+		Permission: func(*conv.Permission, conv.Answer) error { called = append(called, "permission"); return nil },
+	}
+	one := 0
+	for _, d := range []*conv.Dialog{
+		{ToolID: "t", Kind: conv.DialogQuestion, Answerable: true, Questions: []conv.Question{{Question: "q"}}},
+		{ToolID: "t", Kind: conv.DialogPlan, Answerable: true},
+		{ToolID: "t", Kind: conv.DialogPermission, Answerable: true, Permission: &conv.Permission{}},
+	} {
+		a := conv.Answer{ToolID: "t", Option: &one}
+		if d.Kind == conv.DialogQuestion {
+			a = conv.Answer{ToolID: "t", Answers: []conv.QuestionAnswer{{}}}
+		}
+		if err := CheckAnswer(d, a, r); err != nil {
+			t.Fatalf("%s: %v", d.Kind, err)
+		}
+	}
+	if strings.Join(called, ",") != "question,plan,permission" {
+		t.Fatalf("called %v; want each kind's rule once", called)
+	}
+	if err := CheckAnswer(&conv.Dialog{ToolID: "t", Kind: "other", Answerable: true}, conv.Answer{ToolID: "t"}, r); kind(err) != conv.EConflict {
+		t.Fatalf("an unknown kind: %v; want a conflict", err)
+	}
+	if err := CheckAnswer(&conv.Dialog{ToolID: "t", Kind: conv.DialogPlan}, conv.Answer{ToolID: "u"}, r); kind(err) != conv.EConflict || len(called) != 3 {
+		t.Fatalf("another target: %v; want a conflict before any rule", err)
 	}
 }

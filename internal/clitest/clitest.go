@@ -1,7 +1,8 @@
 // Package clitest is what the real-CLI test harnesses (internal/claudetest,
 // internal/codextest) share: finding the binary under test, short temp
-// folders, polling, a private tmux server and driving a pane (Term), and
-// waiting for a request to the scripted model. Each harness keeps what is
+// folders, polling, a private tmux server and driving a pane (Term),
+// waiting for a request to the scripted model, and saving a captured
+// conversation as fixtures (capture.go). Each harness keeps what is
 // its CLI's own: where it is installed, how its home is seeded, how it is
 // spawned and reaches the scripted model.
 //
@@ -35,6 +36,30 @@ func Bin(envVar, rel string) (path string, installed bool, err error) {
 	}
 	fi, err := os.Stat(path)
 	return path, err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0, nil
+}
+
+// FindBin is Bin for a harness's FindCLI: the binary, or an error that
+// says how to install it (missing gets the path looked at).
+func FindBin(envVar, rel string, missing func(path string) string) (string, error) {
+	path, ok, err := Bin(envVar, rel)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", errors.New(missing(path))
+	}
+	return path, nil
+}
+
+// MustBin is a harness's CLI: the binary find returns, or the test fails
+// (never skips), with find's error under the harness's name.
+func MustBin(t testing.TB, harness string, find func() (string, error)) string {
+	t.Helper()
+	path, err := find()
+	if err != nil {
+		t.Fatalf("%s: %v", harness, err)
+	}
+	return path
 }
 
 // ModuleRoot finds the directory holding go.mod, walking up from the

@@ -6,7 +6,6 @@ import (
 
 	"lab/internal/conv"
 	"lab/internal/foldkit"
-	"lab/internal/jsonscan"
 )
 
 // questionDialog builds the dialog of a request_user_input call from its
@@ -16,38 +15,7 @@ import (
 // a "None of the above" row and a notes field to every one. Texts are kept
 // whole.
 func questionDialog(id string, args []byte) (*conv.Dialog, []string) {
-	d := &conv.Dialog{ToolID: id, Kind: conv.DialogQuestion, Questions: []conv.Question{}}
-	var ids []string
-	arr := jsonscan.ArrayAt(jsonscan.Member(args, "questions"))
-	for raw, ok := arr.Next(); ok; raw, ok = arr.Next() {
-		q := conv.Question{Options: []conv.Option{}}
-		var qid string
-		var opts []byte
-		o := jsonscan.ObjectAt(raw)
-		for k, v, ok := o.Next(); ok; k, v, ok = o.Next() {
-			switch string(k) {
-			case "id":
-				qid = jsonscan.Str(v)
-			case "question":
-				q.Question = jsonscan.Str(v)
-			case "header":
-				q.Header = jsonscan.Str(v)
-			case "options":
-				opts = v
-			}
-		}
-		oa := jsonscan.ArrayAt(opts)
-		for raw, ok := oa.Next(); ok; raw, ok = oa.Next() {
-			q.Options = append(q.Options, conv.Option{
-				Label:       jsonscan.Str(jsonscan.Member(raw, "label")),
-				Description: jsonscan.Str(jsonscan.Member(raw, "description")),
-			})
-		}
-		d.Questions = append(d.Questions, q)
-		ids = append(ids, qid)
-	}
-	d.Answerable = foldkit.QuestionsAnswerable(d.Questions)
-	return d, ids
+	return foldkit.QuestionDialog(id, args)
 }
 
 // The tags around a plan in Plan mode; the CLI renders the block as a

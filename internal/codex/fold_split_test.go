@@ -2,7 +2,6 @@ package codex
 
 import (
 	"encoding/json"
-	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -30,15 +29,6 @@ func cloneFold(f *Fold, buf []byte) *Fold {
 	c.qids = maps.Clone(f.qids)
 	c.ln, c.it = rolloutLine{}, payloadItem{}
 	return &c
-}
-
-// diffFold compares the whole internal state of two folds: every field,
-// the embedded foldkit parts' included, but the per-line scratch space.
-func diffFold(a, b *Fold) string {
-	if d := foldtest.StateDiff(a, b, "ln", "it"); d != "" {
-		return fmt.Sprintf("internal state differs: %s\n got  %+v\n want %+v", d, foldtest.Observe(a), foldtest.Observe(b))
-	}
-	return ""
 }
 
 // TestFoldSeqsStableUnderAppend checks the reparse-stability promise:

@@ -97,83 +97,51 @@ func (f *Fold) webSearch(it *payloadItem, t time.Time) {
 
 // applyOutput back-patches the tool or dialog an output belongs to.
 func (f *Fold) applyOutput(id string, raw []byte, t time.Time) {
-	i, ok := f.ResultFor(id)
-	if !ok {
-		return
-	}
-	f.SetTail(conv.StateWorking) // the agent resumes with the output
-	m := f.At(i)
-	if d := m.Dialog; d != nil {
-		if d.Outcome != nil {
-			return // already resolved; the first resolution stands
-		}
+	f.Result(id, func(i int, d *conv.Dialog) {
 		text, _ := outputText(raw, 1<<20)
 		f.Resolve(i, questionOutcome(d.Questions, f.qids[i], text), t)
-		return
-	}
-	tc := m.Tool
-	if tc.Status != conv.ToolRunning {
-		return
-	}
-	f.Settle(i)
-	text, full := outputText(raw, foldkit.OutputMax+execHeaderMax)
-	out, failed, cut := toolResult(tc.Name, text)
-	tc.Status = conv.ToolOK
-	if failed {
-		tc.Status = conv.ToolError
-	}
-	full -= cut
-	if len(out) > foldkit.OutputMax {
-		out = out[:jsonscan.RuneCut([]byte(out), foldkit.OutputMax)]
-	}
-	tc.Output, tc.OutputBytes, tc.OutputTruncated = out, full, full > len(out)
-	f.Changed(i)
+	}, func(i int, tc *conv.ToolCall) {
+		if tc.Status != conv.ToolRunning {
+			return // the first output stands
+		}
+		f.Settle(i)
+		text, full := outputText(raw, foldkit.OutputMax+execHeaderMax)
+		out, failed, cut := toolResult(tc.Name, text)
+		tc.Status = conv.ToolOK
+		if failed {
+			tc.Status = conv.ToolError
+		}
+		full -= cut
+		if len(out) > foldkit.OutputMax {
+			out = out[:jsonscan.RuneCut([]byte(out), foldkit.OutputMax)]
+		}
+		tc.Output, tc.OutputBytes, tc.OutputTruncated = out, full, full > len(out)
+		f.Changed(i)
+	})
 }
 
 // outputText renders an output value (a string, or content parts with
 // text) as text of at most max bytes, and returns the length the full
-// text would have.
+// text would have. An object ({"content": …, "success": …} on some
+// versions) shows its content when it has one.
 func outputText(raw []byte, max int) (text string, full int) {
-	if s, n, ok := jsonscan.StringPrefix(raw, max); ok {
-		return s, n
-	}
-	arr := jsonscan.ArrayAt(raw)
-	if arr.Bad() {
-		if len(raw) == 0 || string(raw) == "null" {
-			return "", 0
-		}
-		// An object ({"content": …, "success": …} on some versions): its
-		// content when it has one, else the raw JSON, cut.
+	if jsonscan.IsObject(raw) {
 		if c := jsonscan.Member(raw, "content"); c != nil {
 			return outputText(c, max)
 		}
-		return string(raw[:jsonscan.RuneCut(raw, max)]), len(raw)
 	}
-	var b strings.Builder
-	parts := 0
-	for el, ok := arr.Next(); ok; el, ok = arr.Next() {
-		var part string
-		var n int
-		switch jsonscan.Str(jsonscan.Member(el, "type")) {
-		case "input_text", "output_text", "text":
-			part, n, _ = jsonscan.StringPrefix(jsonscan.Member(el, "text"), max-min(b.Len(), max))
-		case "input_image", "image":
-			part, n = "[image]", len("[image]")
-		default:
-			continue
-		}
-		if parts++; parts > 1 {
-			full++
-			if b.Len() < max {
-				b.WriteByte('\n')
-			}
-		}
-		full += n
-		if room := max - b.Len(); room > 0 {
-			b.WriteString(part[:jsonscan.RuneCut([]byte(part), room)])
-		}
+	return foldkit.Output(raw, max, outputPart)
+}
+
+// outputPart names the content parts of an output.
+func outputPart(typ string) foldkit.Part {
+	switch typ {
+	case "input_text", "output_text", "text":
+		return foldkit.PartText
+	case "input_image", "image":
+		return foldkit.PartImage
 	}
-	return b.String(), full
+	return foldkit.PartNone
 }
 
 // execHeaderMax bounds the header the CLI puts before a command's output

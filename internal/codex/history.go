@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
 	"lab/internal/clikit"
@@ -118,15 +117,7 @@ func (h *History) dayDirs() []string {
 
 // Path returns the rollout of session id, or a not-found error.
 func (h *History) Path(id string) (string, error) {
-	if !ValidSessionID(id) {
-		return "", conv.Errorf(conv.EInvalid, "invalid session id")
-	}
-	matches, err := filepath.Glob(filepath.Join(h.root, "*", "*", "*", "rollout-*-"+strings.ToLower(id)+".jsonl"))
-	if err != nil || len(matches) == 0 {
-		return "", conv.Errorf(conv.ENotFound, "no session %s", id)
-	}
-	sort.Strings(matches)
-	return matches[0], nil
+	return clikit.SessionPath(id, ValidSessionID, filepath.Join(h.root, "*", "*", "*", "rollout-*-"+strings.ToLower(id)+".jsonl"))
 }
 
 // headMaxLineLen bounds a line the head scan reads: the title is the first
@@ -134,8 +125,8 @@ func (h *History) Path(id string) (string, error) {
 // and the injected context; a longer line is passed over.
 const headMaxLineLen = 1 << 20
 
-// scanHead reads the start of a rollout for its working directory and its
-// first prompt.
+// scanHead reads (in the rollout's line format; Claude Code's is another)
+// the start of a rollout for its working directory and its first prompt.
 func scanHead(r io.Reader) head {
 	var h head
 	clikit.ScanHead(r, headMaxLineLen, func(line []byte) bool {

@@ -12,12 +12,12 @@ import (
 // has no Notification event; PermissionRequest fires when an approval
 // prompt is drawn.
 const (
-	HookSessionStart      = "SessionStart"
-	HookUserPromptSubmit  = "UserPromptSubmit"
-	HookPreToolUse        = "PreToolUse"
-	HookPermissionRequest = "PermissionRequest"
-	HookPostToolUse       = "PostToolUse"
-	HookStop              = "Stop"
+	HookSessionStart      = hookspool.SessionStart
+	HookUserPromptSubmit  = hookspool.UserPromptSubmit
+	HookPreToolUse        = hookspool.PreToolUse
+	HookPermissionRequest = hookspool.PermissionRequest
+	HookPostToolUse       = hookspool.PostToolUse
+	HookStop              = hookspool.Stop
 )
 
 // HookEvents are the events a run's hook flags spool, in order.

@@ -204,25 +204,19 @@ type rolloutLine struct {
 // not one well-formed JSON object.
 func (ln *rolloutLine) parse(b []byte) bool {
 	*ln = rolloutLine{}
-	o := jsonscan.LineObject(b)
-	for {
-		k, v, ok := o.Next()
-		if !ok {
-			break
-		}
-		switch string(k) {
-		case "timestamp":
-			ln.timestamp = v
-		case "type":
-			ln.typ = v
-		case "payload":
-			ln.payload = v
-		}
+	return jsonscan.Line(b, ln.set)
+}
+
+// set keeps one member: the fields of a rollout line (a per-CLI table).
+func (ln *rolloutLine) set(k, v []byte) {
+	switch string(k) {
+	case "timestamp":
+		ln.timestamp = v
+	case "type":
+		ln.typ = v
+	case "payload":
+		ln.payload = v
 	}
-	if o.Bad() {
-		return false
-	}
-	return jsonscan.WS(b, o.End()) == len(b)
 }
 
 // payloadItem holds the raw fields of a line's payload the fold reads:
@@ -250,48 +244,46 @@ type payloadItem struct {
 
 func (it *payloadItem) parse(raw []byte) bool {
 	*it = payloadItem{}
-	o := jsonscan.ObjectAt(raw)
-	for {
-		k, v, ok := o.Next()
-		if !ok {
-			break
-		}
-		switch string(k) {
-		case "type":
-			it.typ = v
-		case "role":
-			it.role = v
-		case "content":
-			it.content = v
-		case "summary":
-			it.summary = v
-		case "name":
-			it.name = v
-		case "arguments":
-			it.arguments = v
-		case "call_id":
-			it.callID = v
-		case "input":
-			it.input = v
-		case "output":
-			it.output = v
-		case "id":
-			it.id = v
-		case "status":
-			it.status = v
-		case "action":
-			it.action = v
-		case "internal_chat_message_metadata_passthrough":
-			it.metadata = v
-		case "reason":
-			it.reason = v
-		case "message":
-			it.message = v
-		case "collaboration_mode_kind":
-			it.mode = v
-		case "num_turns":
-			it.numTurns = v
-		}
+	return jsonscan.Members(raw, it.set)
+}
+
+// set keeps one member: the fields of a payload the fold reads (a per-CLI
+// table).
+func (it *payloadItem) set(k, v []byte) {
+	switch string(k) {
+	case "type":
+		it.typ = v
+	case "role":
+		it.role = v
+	case "content":
+		it.content = v
+	case "summary":
+		it.summary = v
+	case "name":
+		it.name = v
+	case "arguments":
+		it.arguments = v
+	case "call_id":
+		it.callID = v
+	case "input":
+		it.input = v
+	case "output":
+		it.output = v
+	case "id":
+		it.id = v
+	case "status":
+		it.status = v
+	case "action":
+		it.action = v
+	case "internal_chat_message_metadata_passthrough":
+		it.metadata = v
+	case "reason":
+		it.reason = v
+	case "message":
+		it.message = v
+	case "collaboration_mode_kind":
+		it.mode = v
+	case "num_turns":
+		it.numTurns = v
 	}
-	return !o.Bad()
 }

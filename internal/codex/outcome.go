@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit"
 	"lab/internal/jsonscan"
 )
 
@@ -92,48 +93,35 @@ func resolveAnswer(q conv.Question, entries []string) conv.QuestionResult {
 // approval, or the feedback when the answer keeps planning (the plan's
 // stay row, see PlanRoles). It returns nil when a does not fit d.
 func IntendedOutcome(d *conv.Dialog, a conv.Answer) *conv.Outcome {
-	if d == nil {
-		return nil
-	}
-	switch d.Kind {
-	case conv.DialogPlan:
-		if a.Option == nil || *a.Option < 0 {
-			return nil
-		}
-		role := PlanRoleOf(d.PlanRows, *a.Option)
-		switch role {
+	return foldkit.Intended(d, a, func(opt int) *conv.Outcome {
+		switch PlanRoleOf(d.PlanRows, opt) {
 		case PlanApprove, PlanApproveFresh:
 			return &conv.Outcome{Approved: true}
 		case PlanStay:
 			return &conv.Outcome{Feedback: a.Feedback}
 		}
 		return nil
-	case conv.DialogQuestion:
-		if len(a.Answers) != len(d.Questions) {
-			return nil
-		}
-		results := make([]conv.QuestionResult, len(d.Questions))
-		for i, q := range d.Questions {
-			qa := a.Answers[i]
-			if len(qa.Chosen) > 1 {
-				return nil
-			}
-			var entries []string
-			if len(qa.Chosen) == 1 {
-				c := qa.Chosen[0]
-				if c < 0 || c >= len(q.Options) {
-					return nil
-				}
-				entries = append(entries, q.Options[c].Label)
-			} else {
-				entries = append(entries, noneLabel)
-			}
-			if qa.OtherText != "" {
-				entries = append(entries, notePrefix+qa.OtherText)
-			}
-			results[i] = resolveAnswer(q, entries)
-		}
-		return &conv.Outcome{Results: results}
+	}, intendedResult)
+}
+
+// intendedResult is the result an answer to q should record: the chosen
+// label (or None of the above) and the notes.
+func intendedResult(q conv.Question, qa conv.QuestionAnswer) (conv.QuestionResult, bool) {
+	if len(qa.Chosen) > 1 {
+		return conv.QuestionResult{}, false
 	}
-	return nil
+	var entries []string
+	if len(qa.Chosen) == 1 {
+		c := qa.Chosen[0]
+		if c < 0 || c >= len(q.Options) {
+			return conv.QuestionResult{}, false
+		}
+		entries = append(entries, q.Options[c].Label)
+	} else {
+		entries = append(entries, noneLabel)
+	}
+	if qa.OtherText != "" {
+		entries = append(entries, notePrefix+qa.OtherText)
+	}
+	return resolveAnswer(q, entries), true
 }

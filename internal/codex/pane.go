@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"lab/internal/clikit"
 )
@@ -34,13 +33,14 @@ import (
 //	› 1. Yes, proceed (y)                      a row and its shortcut key
 
 // ScreenKind says which picker a pane shows.
-type ScreenKind string
+type ScreenKind = clikit.ScreenKind
 
 const (
-	ScreenNone     ScreenKind = ""         // no picker recognised
-	ScreenQuestion ScreenKind = "question" // one question of a request_user_input call
-	ScreenPlan     ScreenKind = "plan"     // "Implement this plan?"
-	ScreenApproval ScreenKind = "approval" // a tool approval prompt
+	ScreenNone     = clikit.ScreenNone
+	ScreenQuestion = clikit.ScreenQuestion // one question of a request_user_input call
+	ScreenPlan     = clikit.ScreenPlan     // "Implement this plan?"
+	// ScreenApproval is a tool approval prompt.
+	ScreenApproval ScreenKind = "approval"
 )
 
 // Row is one selectable row of a picker.
@@ -74,24 +74,12 @@ type Screen struct {
 }
 
 // Cursor returns the row under the cursor, or nil when no row has it.
-func (s *Screen) Cursor() *Row {
-	for i := range s.Rows {
-		if s.Rows[i].Cursor {
-			return &s.Rows[i]
-		}
-	}
-	return nil
-}
+func (s *Screen) Cursor() *Row { return clikit.FindRow(s.Rows, func(r *Row) bool { return r.Cursor }) }
 
 // Row returns the row whose label is label (compared without white
 // space), or nil.
 func (s *Screen) Row(label string) *Row {
-	for i := range s.Rows {
-		if s.Rows[i].RowShows(label) {
-			return &s.Rows[i]
-		}
-	}
-	return nil
+	return clikit.FindRow(s.Rows, func(r *Row) bool { return r.RowShows(label) })
 }
 
 const cursorGlyph = "›"
@@ -174,24 +162,19 @@ func isApprovalTitle(l string) bool {
 }
 
 // paneLines splits a capture into lines without trailing white space.
-func paneLines(capture string) []string {
-	lines := strings.Split(strings.ReplaceAll(capture, "\r\n", "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRightFunc(l, unicode.IsSpace)
-	}
-	return lines
-}
+func paneLines(capture string) []string { return clikit.PaneLines(capture) }
 
 type rowAt struct {
 	line int
 	row  Row
 }
 
-// parseRows collects the picker's rows from line start on: the first run
-// of consecutively numbered rows 1..n, each with its continuation lines.
-// Columns split a row into label and description when columns is set;
-// approval rows carry their shortcut key instead. It returns the rows and
-// the line of the first one (len(lines) when none).
+// parseRows collects the picker's rows from line start on (Codex's rule;
+// Claude Code takes the last run): the first run of consecutively numbered
+// rows 1..n, each with its continuation lines. Columns split a row into
+// label and description when columns is set; approval rows carry their
+// shortcut key instead. It returns the rows and the line of the first one
+// (len(lines) when none).
 func parseRows(lines []string, start int, columns bool) ([]Row, int) {
 	var rows []rowAt
 	for i := start; i < len(lines); i++ {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"lab/internal/clikit"
@@ -75,28 +74,14 @@ func absFrom(cwd, path string) string {
 	return path
 }
 
-// summarize renders a tool input object as "key: value" lines, strings as
-// they are and anything else as compact JSON.
+// summarize renders a tool input object as "key: value" lines (see
+// clikit.Summary); anything else as it is.
 func summarize(input json.RawMessage) string {
 	var in map[string]json.RawMessage
 	if json.Unmarshal(input, &in) != nil {
 		return string(input)
 	}
-	keys := make([]string, 0, len(in))
-	for k := range in {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		v := string(in[k])
-		var s string
-		if json.Unmarshal(in[k], &s) == nil {
-			v = s
-		}
-		b.WriteString(k + ": " + v + "\n")
-	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return clikit.Summary(in)
 }
 
 // maxDiffFile bounds the file lab reads to diff an edit against.
@@ -114,23 +99,21 @@ func readFile(path string) (string, error) {
 	return string(b), err
 }
 
-// roleOfLabel maps an approval row's label to its role by the words that
+// optionRoles map an approval row's label to its role by the words that
 // lead it (0.171.0); anything else is unknown, and lab will not choose it.
-func roleOfLabel(label string) conv.OptionRole {
-	switch {
-	case strings.HasPrefix(label, "Yes, proceed"):
-		return conv.RoleAllowOnce
-	case strings.HasPrefix(label, "Yes, and don't ask again"), strings.HasPrefix(label, "Yes, and don’t ask again"):
-		return conv.RoleAllowAlways
-	case strings.HasPrefix(label, "No, and tell Codex"):
-		return conv.RoleDeny
-	}
-	return conv.RoleUnknown
+var optionRoles = []clikit.RoleRule{
+	{Label: "Yes, proceed", Prefix: true, Role: conv.RoleAllowOnce},
+	{Label: "Yes, and don't ask again", Prefix: true, Role: conv.RoleAllowAlways},
+	{Label: "No, and tell Codex", Prefix: true, Role: conv.RoleDeny},
 }
 
-// dressPermission fills in a permission dialog's question and options from
-// a pane that shows its approval prompt, reporting false when the pane
-// shows no approval prompt or one for another call.
+// roleOfLabel maps an approval row's label to its role (optionRoles).
+func roleOfLabel(label string) conv.OptionRole { return clikit.OptionRole(label, optionRoles) }
+
+// dressPermission (this TUI's prompt, whose rows take no feedback; Claude
+// Code's differs) fills in a permission dialog's question and options from a
+// pane that shows its approval prompt, reporting false when the pane shows
+// no approval prompt or one for another call.
 func dressPermission(d *conv.Dialog, s *Screen) bool {
 	p := d.Permission
 	if p == nil || s.Kind != ScreenApproval || len(s.Rows) == 0 || !approvalShows(p, s) {

@@ -52,11 +52,7 @@ func (Provider) Info() conv.ProviderInfo {
 // ("codex" when bin is empty; the npm package's `codex` is a Node launcher
 // of the same binary and works too). Its error says how to install it.
 func (Provider) ResolveBin(bin string) (string, error) {
-	p, err := clikit.ResolveBin(bin, "codex")
-	if err != nil {
-		return "", fmt.Errorf("%w; install it (scripts/install-codex.sh) or set its path", err)
-	}
-	return p, nil
+	return clikit.ResolveBin(bin, "codex", "install it (scripts/install-codex.sh) or set its path")
 }
 
 // Version asks the binary for its version (see CLIVersion).
@@ -299,20 +295,9 @@ func (driver) InterruptKey() string { return "Escape" }
 // answer at it.
 func (s *Spool) Read() (agent.SideState, error) {
 	st, err := s.Refresh()
-	out := agent.SideState{SessionID: st.SessionID, TranscriptPath: st.TranscriptPath, Source: st.Source}
-	for _, e := range st.Pending {
-		if d := DialogFromTool(e.ToolName, e.ToolUseID, e.ToolInput); d != nil {
-			out.Pending = append(out.Pending, d)
-		}
-	}
+	out := st.Side(DialogFromTool)
 	if p := st.Permission; p != nil && st.PermissionToolID != "" {
 		out.Pending = append(out.Pending, s.permissionDialog(p, st.PermissionToolID))
-	}
-	if p := st.LastPrompt; p != nil {
-		out.Prompt, out.PromptAt = p.Prompt, p.Time
-	}
-	if st.LastStop != nil {
-		out.TurnEndAt = st.LastStop.Time
 	}
 	if st.Permission != nil && st.PermissionToolID == "" {
 		out.Waiting = st.Permission.File
@@ -321,22 +306,4 @@ func (s *Spool) Read() (agent.SideState, error) {
 		return out, fmt.Errorf("codex spool: %w", err)
 	}
 	return out, nil
-}
-
-// permissionDialog returns the dialog of an approval prompt, built once
-// per hook payload (its diff reads files) and copied for each caller.
-func (s *Spool) permissionDialog(e *HookEvent, callID string) *conv.Dialog {
-	s.mu.Lock()
-	d, ok := s.dialogs[e.File]
-	s.mu.Unlock()
-	if !ok {
-		d = PermissionDialog(callID, e.ToolName, e.ToolInput, e.Cwd, nil)
-		s.mu.Lock()
-		if len(s.dialogs) > 64 {
-			clear(s.dialogs)
-		}
-		s.dialogs[e.File] = d
-		s.mu.Unlock()
-	}
-	return d.Clone()
 }

@@ -83,7 +83,8 @@ func ScreenID(s *Screen) string {
 	return string(s.Kind) + "\x00" + strconv.Itoa(s.Index) + "\x00" + s.Question + s.Prompt
 }
 
-// Check reports how s differs from e, nil when it matches.
+// Check reports how s differs from e, nil when it matches. What it checks is
+// this TUI's own (question index, notes); Claude Code's differs.
 func (e *Expect) Check(s *Screen) error {
 	if s.Kind != e.Kind {
 		return fmt.Errorf("%s: screen shows %s; want %s", e.Desc, kindName(s.Kind), kindName(e.Kind))

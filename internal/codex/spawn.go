@@ -69,16 +69,9 @@ func SpawnArgv(o SpawnOptions) []string {
 		sandbox = SandboxWorkspaceWrite
 	}
 	argv = append(argv, "--sandbox", sandbox, "--ask-for-approval", ApprovalOnRequest)
-	if o.Model != "" {
-		argv = append(argv, "--model", o.Model)
-	}
-	if o.ResumeID != "" {
-		argv = append(argv, "resume", o.ResumeID)
-	}
-	if o.Prompt != "" {
-		argv = append(argv, "--", o.Prompt)
-	}
-	return argv
+	argv = clikit.Flag(argv, "--model", o.Model)
+	argv = clikit.Flag(argv, "resume", o.ResumeID) // a subcommand, and its session
+	return clikit.PromptArg(argv, o.Prompt)
 }
 
 // versionRE finds the version in `codex --version` output

@@ -130,7 +130,7 @@ func TestSpoolCompacts(t *testing.T) {
 		}
 	}
 	s := OpenSpool(dir)
-	before, _ := s.Refresh() // compacts past compactAbove files
+	before, _ := s.Refresh() // compacts past hookspool.CompactAbove files
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	after, _ := OpenSpool(dir).Refresh()
 	if len(files) > 10 || after.Permission == nil || after.PermissionToolID != before.PermissionToolID || after.SessionID != before.SessionID {

@@ -28,18 +28,11 @@ import (
 // of a role lab knows; no feedback (Codex's denial takes none: what to do
 // differently is a reply after it).
 func ValidateAnswer(d *conv.Dialog, a conv.Answer) error {
-	if err := clikit.CheckTarget(d, a); err != nil {
-		return err
-	}
-	switch d.Kind {
-	case conv.DialogQuestion:
-		return clikit.CheckQuestions(d, a, validateQuestion)
-	case conv.DialogPlan:
-		return validatePlan(d.PlanRows, a)
-	case conv.DialogPermission:
-		return validatePermission(d.Permission, a)
-	}
-	return conv.Errorf(conv.EConflict, "lab cannot answer a %q dialog", d.Kind)
+	return clikit.CheckAnswer(d, a, clikit.Rules{
+		Question:   validateQuestion,
+		Plan:       func(d *conv.Dialog, a conv.Answer) error { return validatePlan(d.PlanRows, a) },
+		Permission: validatePermission,
+	})
 }
 
 func validateQuestion(q conv.Question, qa conv.QuestionAnswer) error {
@@ -94,16 +87,12 @@ func validatePlan(rows []string, a conv.Answer) error {
 	return nil
 }
 
+// validatePermission checks an answer to an approval prompt. No option
+// takes feedback on 0.171.0: what to do differently is the next prompt.
 func validatePermission(p *conv.Permission, a conv.Answer) error {
-	if len(a.Answers) > 0 {
-		return conv.Errorf(conv.EInvalid, "a permission prompt takes option, not answers")
-	}
-	opt, o, err := clikit.PermissionOption(p, a)
-	if err != nil {
-		return err
-	}
-	if a.Feedback != "" && !opt.Feedback {
+	opt, o, err := clikit.PermissionOption(p, a, "a permission prompt takes option, not answers")
+	if err == nil && a.Feedback != "" && !opt.Feedback {
 		return conv.Errorf(conv.EInvalid, "option %d (%s) takes no feedback; send it as a reply once the turn stops", o, opt.Label)
 	}
-	return nil
+	return err
 }

@@ -1,12 +1,9 @@
 package codextest
 
 import (
-	"bytes"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -233,11 +230,9 @@ func captureOne(t *testing.T, cc captureCase, out string) {
 		c.Reply(c.target, cc.prompt, 60*time.Second)
 	}
 	spool := codex.OpenSpool(spoolDir)
-	var rollout string
-	Poll(t, 60*time.Second, "SessionStart in the spool", func() bool {
+	rollout := clitest.SessionFile(t, func() string {
 		st, _ := spool.Refresh()
-		rollout = st.TranscriptPath
-		return rollout != ""
+		return st.TranscriptPath
 	})
 	var pane string
 	switch {
@@ -250,10 +245,9 @@ func captureOne(t *testing.T, cc captureCase, out string) {
 	if cc.drive != nil {
 		cc.drive(c)
 	}
-	var body []byte
 	if cc.resume != "" {
 		Poll(t, 60*time.Second, "the first turn", func() bool {
-			body, _ = os.ReadFile(rollout)
+			body, _ := os.ReadFile(rollout)
 			return turnDone(string(body))
 		})
 		r.Tmux.KillSession(t.Context(), c.target)
@@ -261,59 +255,17 @@ func captureOne(t *testing.T, cc captureCase, out string) {
 		o.ResumeID, o.Prompt = st.SessionID, cc.resume
 		r.Spawn(c.target, o)
 	}
-	Poll(t, 60*time.Second, cc.name+" to finish in the rollout", func() bool {
-		body, _ = os.ReadFile(rollout)
-		return cc.done(string(body))
-	})
-	// Let trailing bookkeeping lines and hooks land, then take the final
-	// bytes.
-	time.Sleep(time.Second)
-	body, _ = os.ReadFile(rollout)
+	body := clitest.FinishFile(t, rollout, cc.name+" to finish in the rollout", cc.done)
 	st, err := spool.Refresh()
 	if err != nil {
 		t.Fatal(err)
 	}
-
 	norm := normalizer(r, runDir)
-	text := norm(string(body))
-	for _, want := range cc.expect {
-		if !strings.Contains(text, want) {
-			t.Errorf("rollout lacks %s", want)
-		}
-	}
-	clitest.WriteText(t, filepath.Join(out, cc.name+".jsonl"), text)
-	if pane != "" {
-		clitest.WriteText(t, filepath.Join(out, cc.name+".pane.txt"), norm(pane))
-	}
+	names := clitest.Capture{Name: cc.name, File: "rollout", Body: body, Pane: pane, Expect: cc.expect, SpoolDir: spoolDir, Norm: norm}.Save(t, out)
 	for name, p := range c.panes {
 		clitest.WriteText(t, filepath.Join(out, cc.name+"."+name+".pane.txt"), norm(p))
 	}
-	// The session's hook payloads, in order.
-	ents, _ := os.ReadDir(spoolDir)
-	var names []string
-	for _, e := range ents {
-		if !strings.HasPrefix(e.Name(), ".") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Slice(names, func(i, j int) bool { return spoolOrder(names[i]) < spoolOrder(names[j]) })
-	var hooksOut bytes.Buffer
-	for _, n := range names {
-		b, _ := os.ReadFile(filepath.Join(spoolDir, n))
-		hooksOut.WriteString(norm(string(bytes.TrimSpace(b))))
-		hooksOut.WriteByte('\n')
-	}
-	clitest.WriteText(t, filepath.Join(out, cc.name+".hooks.jsonl"), hooksOut.String())
 	t.Logf("%s: %d rollout bytes, %d hook payloads, session %s", cc.name, len(body), len(names), st.SessionID)
-}
-
-// spoolOrder sorts spool names by their time field.
-func spoolOrder(name string) string {
-	parts := strings.Split(name, ".")
-	if len(parts) < 3 {
-		return name
-	}
-	return fmt.Sprintf("%s.%s.%s", parts[1], parts[2], parts[0])
 }
 
 // normalizer replaces the random temp paths of a capture with fixed ones

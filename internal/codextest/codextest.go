@@ -47,26 +47,14 @@ var relBin = filepath.Join("tools", "codex-"+Version, "node_modules", "@openai",
 // CLI returns the path of the real CLI: $LAB_CODEX_BIN, else the pinned
 // install under the module root. A missing binary fails the test (never
 // skips it), saying how to install it.
-func CLI(t testing.TB) string {
-	t.Helper()
-	path, err := FindCLI()
-	if err != nil {
-		t.Fatalf("codextest: %v", err)
-	}
-	return path
-}
+func CLI(t testing.TB) string { return clitest.MustBin(t, "codextest", FindCLI) }
 
 // FindCLI is CLI without a test: the binary path or an error that says how
 // to install it.
 func FindCLI() (string, error) {
-	path, ok, err := clitest.Bin("LAB_CODEX_BIN", relBin)
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return "", errors.New("the Codex CLI " + Version + " is not installed at " + path + ": run scripts/install-codex.sh, or point LAB_CODEX_BIN at it")
-	}
-	return path, nil
+	return clitest.FindBin("LAB_CODEX_BIN", relBin, func(path string) string {
+		return "the Codex CLI " + Version + " is not installed at " + path + ": run scripts/install-codex.sh, or point LAB_CODEX_BIN at it"
+	})
 }
 
 // The pieces every real-CLI harness shares (see clitest), under the names

@@ -1,13 +1,16 @@
 // Package fakeapi is what the scripted model APIs (internal/fakeclaudeapi,
 // internal/fakecodexapi) share: serving on a listener, recording every
 // request and waking those who wait for one, fresh ids, server-sent
-// events, and picking a scenario by its keyword. Each fake API supplies
-// its wire format and its scenarios.
+// events, the scenario table and picking a scenario by its keyword. Each
+// fake API supplies its wire format and its scenarios.
 //
-//	server.go   Base: listen, serve, record, wait, ids
-//	options.go  Options: the slow scenario's pace, the logger
-//	sse.go      SSE: events written and flushed one by one
-//	text.go     the scenario keyword match, text cut into stream chunks
+//	server.go    Base: listen, serve, record, wait, ids, the options
+//	request.go   what every recorded request says (Request), numbered
+//	options.go   Options: the slow scenario's pace, the logger
+//	scenario.go  a scenario's info, the table's listing and keyword pick
+//	sse.go       SSE: events written and flushed one by one
+//	text.go      the keyword match, text cut into stream chunks, a
+//	             content value flattened to text
 //
 // It is test and demo machinery: nothing on lab's production paths
 // imports it.
@@ -31,7 +34,10 @@ import (
 // and makes ids. Its methods are safe for concurrent use.
 type Base[R any] struct {
 	name string // the fake API's package name, for errors and logs
-	log  *slog.Logger
+	// Opts are the server's options, defaults filled in; Log is their
+	// logger.
+	Opts Options
+	Log  *slog.Logger
 
 	mu      sync.Mutex
 	reqs    []R
@@ -42,9 +48,11 @@ type Base[R any] struct {
 	srv     *http.Server
 }
 
-// NewBase returns a Base for the fake API name, logging to log.
-func NewBase[R any](name string, log *slog.Logger) Base[R] {
-	return Base[R]{name: name, log: log, changed: make(chan struct{}), salt: randomAlnum(6)}
+// NewBase returns a Base for the fake API name with opts (the zero value
+// is usable).
+func NewBase[R any](name string, opts Options) Base[R] {
+	opts = opts.WithDefaults()
+	return Base[R]{name: name, Opts: opts, Log: opts.Logger, changed: make(chan struct{}), salt: randomAlnum(6)}
 }
 
 // Listen serves h on addr (e.g. "127.0.0.1:0") until Close.
@@ -70,7 +78,7 @@ func (b *Base[R]) ServeOn(ln net.Listener, h http.Handler) error {
 	b.mu.Unlock()
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			b.log.Error(b.name+": serve", "err", err)
+			b.Log.Error(b.name+": serve", "err", err)
 		}
 	}()
 	return nil

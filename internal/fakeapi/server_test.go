@@ -3,7 +3,6 @@ package fakeapi
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -37,7 +36,7 @@ func get(t *testing.T, url string) string {
 }
 
 func TestBaseServesRecordsAndWaits(t *testing.T) {
-	s := &recording{NewBase[req]("fakeapi-test", slog.New(slog.DiscardHandler))}
+	s := &recording{NewBase[req]("fakeapi-test", Options{})}
 	if s.URL() != "" {
 		t.Fatalf("URL %q before serving; want none", s.URL())
 	}

@@ -1,6 +1,9 @@
 package fakeapi
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // PickScenario returns the index in scenarios of the one whose keyword
 // (as keyword reads it) the prompt contains as a whole word, the longest
@@ -64,4 +67,31 @@ func Words(s string) []string {
 		s = s[i+1:]
 	}
 	return out
+}
+
+// JoinText flattens a content value the CLI sent: a string as it is, or
+// an array of parts, the texts of those keep accepts (by type and text)
+// joined by newlines; anything else as its JSON.
+func JoinText(raw json.RawMessage, keep func(typ, text string) bool) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return string(raw)
+	}
+	var out []string
+	for _, p := range parts {
+		if keep(p.Type, p.Text) {
+			out = append(out, p.Text)
+		}
+	}
+	return strings.Join(out, "\n")
 }

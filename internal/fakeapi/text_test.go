@@ -49,3 +49,17 @@ func TestOptionsDefaults(t *testing.T) {
 		t.Errorf("set options changed: %+v", o)
 	}
 }
+
+func TestJoinText(t *testing.T) {
+	texts := func(typ, _ string) bool { return typ == "text" }
+	for raw, want := range map[string]string{
+		``:        "",
+		`"plain"`: "plain",
+		`[{"type":"text","text":"a"},{"type":"image"},{"type":"text","text":"b"}]`: "a\nb",
+		`{"odd":1}`: `{"odd":1}`,
+	} {
+		if got := JoinText([]byte(raw), texts); got != want {
+			t.Errorf("JoinText(%s) = %q; want %q", raw, got, want)
+		}
+	}
+}

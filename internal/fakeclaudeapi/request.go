@@ -4,34 +4,22 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
-	"time"
+
+	"lab/internal/fakeapi"
 )
 
 // Request is one HTTP request the server received, with the Messages API
-// body parsed when there was one. Tests assert on it.
+// body parsed when there was one. Tests assert on it. Its Kind is
+// "messages", "count_tokens" or "other"; its Prompt the typed text of the
+// newest user message that is a prompt (typed text and no tool_result).
 type Request struct {
-	Seq      int // 1-based arrival order
-	Time     time.Time
-	Method   string
-	Path     string // URL path without the query
-	RawQuery string
-	// Kind is "messages", "count_tokens" or "other".
-	Kind   string
-	Model  string
-	Stream bool
-	// Tools are the names of the tools the request offered.
-	Tools    []string
+	fakeapi.Request
 	Messages []Message
-	// Prompt is the typed text of the newest user message that is a
-	// prompt (typed text and no tool_result); it picks the scenario.
-	Prompt string
 	// UserText is the typed text of the newest user message, whatever
 	// else it carries.
 	UserText string
 	// ToolResults are the tool_result blocks of the newest user message.
 	ToolResults []ToolResult
-	// Scenario is the scenario that answered, for messages requests.
-	Scenario string
 	// Failed is set when the scenario answered with an error on purpose.
 	Failed bool
 	// PlanPath is the plan file path the request named, if any.
@@ -225,24 +213,7 @@ func parseContent(raw json.RawMessage) []Block {
 
 // contentText flattens a tool_result's content (a string or text blocks).
 func contentText(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var wbs []wireBlock
-	if json.Unmarshal(raw, &wbs) != nil {
-		return string(raw)
-	}
-	var parts []string
-	for _, wb := range wbs {
-		if wb.Type == "text" {
-			parts = append(parts, wb.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
+	return fakeapi.JoinText(raw, func(typ, _ string) bool { return typ == "text" })
 }
 
 // stepsSincePrompt counts the assistant messages after the newest typed

@@ -8,17 +8,8 @@ import (
 	"lab/internal/fakeapi"
 )
 
-// ScenarioInfo describes one scripted scenario for docs and the demo. A
-// prompt containing Keyword picks the scenario; a prompt with no keyword
-// gets the "text" scenario.
-type ScenarioInfo struct {
-	Name    string
-	Keyword string
-	Summary string
-	// PermissionMode is the --permission-mode the scenario needs to behave
-	// as described, "" when any mode works.
-	PermissionMode string
-}
+// ScenarioInfo describes one scripted scenario (see fakeapi.ScenarioInfo).
+type ScenarioInfo = fakeapi.ScenarioInfo
 
 // turn is one assistant message the scenario sends.
 type turn []outBlock
@@ -52,48 +43,39 @@ type call struct {
 // it (the file tools want absolute paths).
 func (c *call) cwdFile(name string) string { return c.req.Cwd + "/" + name }
 
-// Keyword prefix: "lab:<name>" in a prompt picks scenario <name>.
-const keywordPrefix = "lab:"
+// keywordPrefix starts a scenario's keyword.
+const keywordPrefix = fakeapi.KeywordPrefix
 
 // scenarios in the order the docs list them. Keep keywords unique and
 // free of prefixes of one another ("lab:form" vs "lab:form3" is handled by
 // matching the longest keyword first).
 var scenarios = []scenario{
-	{ScenarioInfo{"text", "lab:text", "a short plain text reply echoing the prompt (also the default)", ""}, textTurns, nil},
-	{ScenarioInfo{"slow", "lab:slow", "long text streamed in small chunks with a pause between (interrupt it with Escape)", ""}, slowTurns, nil},
-	{ScenarioInfo{"think", "lab:think", "a thinking block, then a text reply", ""}, thinkTurns, nil},
-	{ScenarioInfo{"bash", "lab:bash", "runs `echo lab-bash-ok` with Bash, then replies with the output", ""}, bashTurns, nil},
-	{ScenarioInfo{"permission", "lab:permission", "a Bash command that writes a file, which asks for approval in manual mode; then replies with the result", "manual"}, permissionTurns, nil},
-	{ScenarioInfo{"twice", "lab:twice", "runs the same Bash command `echo lab-twice` two times, one after the other, then replies with the outputs (allow it always at the first prompt and the second runs without one)", "manual"}, twiceTurns, nil},
-	{ScenarioInfo{"write", "lab:write", "creates lab-write.txt with Write (a permission prompt with the new content in manual mode), then replies with the result", "manual"}, writeTurns, nil},
-	{ScenarioInfo{"edit", "lab:edit", "changes \"hello\" to \"hello, edited\" in lab-edit.txt with Edit (the file must exist and hold \"hello\"), then replies with the result", "manual"}, editTurns, nil},
-	{ScenarioInfo{"fetch", "lab:fetch", "fetches http://127.0.0.1:9/lab with WebFetch (a permission prompt for another tool), then replies with the result", "manual"}, fetchTurns, nil},
-	{ScenarioInfo{"single", "lab:single", "AskUserQuestion with one single-select question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""}, singleTurns, nil},
-	{ScenarioInfo{"multi", "lab:multi", "AskUserQuestion with one multi-select question (Cheese, Olives, Mushrooms, Peppers); then echoes the answer", ""}, multiTurns, nil},
-	{ScenarioInfo{"form", "lab:form", "AskUserQuestion with two questions: Color (single) and Size (multi); then echoes the answers", ""}, formTurns, nil},
-	{ScenarioInfo{"form3", "lab:form3", "AskUserQuestion with three questions: Color (single), Size (multi), Crust (single); then echoes the answers", ""}, form3Turns, nil},
-	{ScenarioInfo{"plan", "lab:plan", "writes a plan to the plan file the request names, calls ExitPlanMode, then echoes the result", "plan"}, planTurns, nil},
-	{ScenarioInfo{"markdown", "lab:markdown", "a long markdown reply with code blocks, a table and lists; in plan mode a long plan for approval instead", ""}, markdownTurns, nil},
-	{ScenarioInfo{"overloaded", "lab:overloaded", "every request answered 529 overloaded_error (the CLI retries, then gives up)", ""}, textTurns, failOverloaded},
-	{ScenarioInfo{"apierror", "lab:apierror", "every request answered 500 api_error", ""}, textTurns, failAPIError},
-	{ScenarioInfo{"flaky", "lab:flaky", "the first two requests answered 529 overloaded_error, then a plain text reply", ""}, textTurns, failFlaky},
-	{ScenarioInfo{"hangup", "lab:hangup", "every request's connection closed without an answer", ""}, textTurns, failHangup},
+	{fakeapi.Info("text", "a short plain text reply echoing the prompt (also the default)", ""), textTurns, nil},
+	{fakeapi.Info("slow", "long text streamed in small chunks with a pause between (interrupt it with Escape)", ""), slowTurns, nil},
+	{fakeapi.Info("think", "a thinking block, then a text reply", ""), thinkTurns, nil},
+	{fakeapi.Info("bash", "runs `echo lab-bash-ok` with Bash, then replies with the output", ""), bashTurns, nil},
+	{fakeapi.Info("permission", "a Bash command that writes a file, which asks for approval in manual mode; then replies with the result", "manual"), permissionTurns, nil},
+	{fakeapi.Info("twice", "runs the same Bash command `echo lab-twice` two times, one after the other, then replies with the outputs (allow it always at the first prompt and the second runs without one)", "manual"), twiceTurns, nil},
+	{fakeapi.Info("write", "creates lab-write.txt with Write (a permission prompt with the new content in manual mode), then replies with the result", "manual"), writeTurns, nil},
+	{fakeapi.Info("edit", "changes \"hello\" to \"hello, edited\" in lab-edit.txt with Edit (the file must exist and hold \"hello\"), then replies with the result", "manual"), editTurns, nil},
+	{fakeapi.Info("fetch", "fetches http://127.0.0.1:9/lab with WebFetch (a permission prompt for another tool), then replies with the result", "manual"), fetchTurns, nil},
+	{fakeapi.Info("single", "AskUserQuestion with one single-select question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""), singleTurns, nil},
+	{fakeapi.Info("multi", "AskUserQuestion with one multi-select question (Cheese, Olives, Mushrooms, Peppers); then echoes the answer", ""), multiTurns, nil},
+	{fakeapi.Info("form", "AskUserQuestion with two questions: Color (single) and Size (multi); then echoes the answers", ""), formTurns, nil},
+	{fakeapi.Info("form3", "AskUserQuestion with three questions: Color (single), Size (multi), Crust (single); then echoes the answers", ""), form3Turns, nil},
+	{fakeapi.Info("plan", "writes a plan to the plan file the request names, calls ExitPlanMode, then echoes the result", "plan"), planTurns, nil},
+	{fakeapi.Info("markdown", "a long markdown reply with code blocks, a table and lists; in plan mode a long plan for approval instead", ""), markdownTurns, nil},
+	{fakeapi.Info("overloaded", "every request answered 529 overloaded_error (the CLI retries, then gives up)", ""), textTurns, failOverloaded},
+	{fakeapi.Info("apierror", "every request answered 500 api_error", ""), textTurns, failAPIError},
+	{fakeapi.Info("flaky", "the first two requests answered 529 overloaded_error, then a plain text reply", ""), textTurns, failFlaky},
+	{fakeapi.Info("hangup", "every request's connection closed without an answer", ""), textTurns, failHangup},
 }
 
 // Scenarios lists the scripted scenarios with their keywords.
-func Scenarios() []ScenarioInfo {
-	out := make([]ScenarioInfo, len(scenarios))
-	for i, s := range scenarios {
-		out[i] = s.ScenarioInfo
-	}
-	return out
-}
+func Scenarios() []ScenarioInfo { return fakeapi.Infos(scenarios) }
 
-// pickScenario returns the scenario whose keyword the prompt contains as
-// a whole word, the longest keyword winning, else the text scenario.
-func pickScenario(prompt string) *scenario {
-	return &scenarios[fakeapi.PickScenario(prompt, scenarios, func(s *scenario) string { return s.Keyword })]
-}
+// pickScenario returns the scenario a prompt names, else the text one.
+func pickScenario(prompt string) *scenario { return fakeapi.Pick(prompt, scenarios) }
 
 func text(s string) outBlock { return outBlock{kind: "text", text: s} }
 
@@ -107,19 +89,15 @@ func echoTurn(c *call) turn {
 	if len(c.req.ToolResults) == 0 {
 		return turn{text("Done.")}
 	}
-	var b strings.Builder
+	echoes := make([]string, len(c.req.ToolResults))
 	for i, tr := range c.req.ToolResults {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
-		name := toolName(c.req.Messages, tr.ToolUseID)
 		status := "tool_result"
 		if tr.IsError {
 			status = "tool_result (error)"
 		}
-		fmt.Fprintf(&b, "%s for %s: %s", status, name, tr.Content)
+		echoes[i] = fmt.Sprintf("%s for %s: %s", status, toolName(c.req.Messages, tr.ToolUseID), tr.Content)
 	}
-	return turn{text(b.String())}
+	return turn{text(strings.Join(echoes, "\n\n"))}
 }
 
 // toolName finds the name of the tool_use with id in the history.

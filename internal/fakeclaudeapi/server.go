@@ -36,11 +36,9 @@ package fakeclaudeapi
 import (
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 
 	"lab/internal/fakeapi"
 )
@@ -55,8 +53,6 @@ type Options = fakeapi.Options
 // and makes its ids.
 type Server struct {
 	fakeapi.Base[Request]
-	opts Options
-	log  *slog.Logger
 
 	mu     sync.Mutex
 	failed map[string]int // failed requests per prompt, for scenarios that fail
@@ -64,27 +60,21 @@ type Server struct {
 
 // New returns a server with opts applied.
 func New(opts Options) *Server {
-	opts = opts.WithDefaults()
-	return &Server{Base: fakeapi.NewBase[Request]("fakeclaudeapi", opts.Logger), opts: opts, log: opts.Logger}
+	return &Server{Base: fakeapi.NewBase[Request]("fakeclaudeapi", opts)}
 }
 
 // Start serves on addr (e.g. "127.0.0.1:0") until Close.
 func (s *Server) Start(addr string) error { return s.Listen(addr, s) }
 
 // record appends r, numbering it, and wakes waiters.
-func (s *Server) record(r *Request) {
-	s.Record(func(seq int) Request {
-		r.Seq = seq
-		return *r
-	})
-}
+func (s *Server) record(r *Request) { fakeapi.Add(&s.Base, r) }
 
 // maxBody bounds a request body; the CLI's requests carry the whole
 // conversation and tool schemas, a few MB at most in tests.
 const maxBody = 64 << 20
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Kind: "other"}
+	req := Request{Request: fakeapi.Received(r, "other")}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	if err != nil {
 		http.Error(w, "read body", http.StatusBadRequest)
@@ -101,7 +91,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		req.Kind = "messages"
 		if err := parseMessages(&req, body); err != nil {
 			s.record(&req)
-			s.log.Warn("fakeclaudeapi: bad messages body", "err", err)
+			s.Log.Warn("fakeclaudeapi: bad messages body", "err", err)
 			w.WriteHeader(http.StatusBadRequest)
 			writeJSON(w, map[string]any{"type": "error", "error": map[string]any{"type": "invalid_request_error", "message": err.Error()}})
 			return
@@ -111,7 +101,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// The CLI probes a few endpoints besides messages; an empty object
 		// keeps it quiet, and the log shows what it asked for.
 		s.record(&req)
-		s.log.Info("fakeclaudeapi: unknown endpoint", "method", r.Method, "path", r.URL.Path)
+		s.Log.Info("fakeclaudeapi: unknown endpoint", "method", r.Method, "path", r.URL.Path)
 		writeJSON(w, map[string]any{})
 	}
 }
@@ -130,11 +120,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, bo
 		if s.shouldFail(sc.fail, req.Prompt) {
 			req.Failed = true
 			s.record(req)
-			s.log.Info("fakeclaudeapi: failing", "seq", req.Seq, "scenario", req.Scenario, "status", sc.fail.status)
+			s.Log.Info("fakeclaudeapi: failing", "seq", req.Seq, "scenario", req.Scenario, "status", sc.fail.status)
 			sc.fail.answer(w)
 			return
 		}
-		turns := sc.turns(&call{req: req, opts: &s.opts})
+		turns := sc.turns(&call{req: req, opts: &s.Opts})
 		step := stepsSincePrompt(req.Messages)
 		if step < len(turns) {
 			t = turns[step]
@@ -143,7 +133,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, bo
 		}
 	}
 	s.record(req)
-	s.log.Info("fakeclaudeapi: messages", "seq", req.Seq, "scenario", req.Scenario, "stream", req.Stream, "model", req.Model)
+	s.Log.Info("fakeclaudeapi: messages", "seq", req.Seq, "scenario", req.Scenario, "stream", req.Stream, "model", req.Model)
 	model := req.Model
 	if model == "" {
 		model = "claude-scripted"
@@ -154,8 +144,8 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, bo
 		return
 	}
 	st := newStream(w, r.Context())
-	if err := m.stream(st, model, estimateTokens(body), s.opts.ChunkDelay); err != nil {
-		s.log.Info("fakeclaudeapi: stream ended early", "seq", req.Seq, "err", err)
+	if err := m.stream(st, model, estimateTokens(body), s.Opts.ChunkDelay); err != nil {
+		s.Log.Info("fakeclaudeapi: stream ended early", "seq", req.Seq, "err", err)
 	}
 }
 

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
-	"time"
+
+	"lab/internal/fakeapi"
 )
 
 // Request kinds.
@@ -15,23 +16,13 @@ const (
 )
 
 // Request is one HTTP request the server received, with the Responses API
-// body parsed when there was one. Tests assert on it.
+// body parsed when there was one. Tests assert on it. Its Kind is one of
+// the kinds above; its Prompt the text of the newest user message that
+// the operator typed (not context the CLI injects).
 type Request struct {
-	Seq      int // 1-based arrival order
-	Time     time.Time
-	Method   string
-	Path     string // URL path without the query
-	RawQuery string
-	Kind     string
-	Model    string
-	Stream   bool
-	// Tools are the names of the tools the request offered.
-	Tools []string
+	fakeapi.Request
 	// Items is the request's input, in order.
 	Items []Item
-	// Prompt is the text of the newest user message that the operator
-	// typed (not context the CLI injects); it picks the scenario.
-	Prompt string
 	// StepsSincePrompt counts the tool outputs after that prompt: how far
 	// the scenario has got.
 	StepsSincePrompt int
@@ -40,8 +31,6 @@ type Request struct {
 	ToolOutputs []ToolOutput
 	// PlanMode says the CLI's instructions put the model in Plan mode.
 	PlanMode bool
-	// Scenario is the scenario that answered, for responses requests.
-	Scenario string
 }
 
 // Item is one input item. Fields apply by Type: message (Role, Text),
@@ -211,25 +200,5 @@ func injected(text string) bool {
 // contentText flattens a content or output value: a string, or parts with
 // text (input_text, output_text, …).
 func contentText(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &parts) != nil {
-		return string(raw)
-	}
-	var out []string
-	for _, p := range parts {
-		if p.Text != "" {
-			out = append(out, p.Text)
-		}
-	}
-	return strings.Join(out, "\n")
+	return fakeapi.JoinText(raw, func(_, text string) bool { return text != "" })
 }

@@ -1,6 +1,7 @@
 package fakecodexapi
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -10,17 +11,8 @@ import (
 	"lab/internal/fakeapi"
 )
 
-// ScenarioInfo describes one scripted scenario for docs and the demo. A
-// prompt containing Keyword picks the scenario; a prompt with no keyword
-// gets the "text" scenario.
-type ScenarioInfo struct {
-	Name    string
-	Keyword string
-	Summary string
-	// Mode is the collaboration mode the scenario needs to behave as
-	// described ("plan"), "" when any works.
-	Mode string
-}
+// ScenarioInfo describes one scripted scenario (see fakeapi.ScenarioInfo).
+type ScenarioInfo = fakeapi.ScenarioInfo
 
 // turn is one response the scenario sends: its output items in order.
 type turn []outItem
@@ -47,8 +39,8 @@ type call struct {
 	opts *Options
 }
 
-// Keyword prefix: "lab:<name>" in a prompt picks scenario <name>.
-const keywordPrefix = "lab:"
+// keywordPrefix starts a scenario's keyword.
+const keywordPrefix = fakeapi.KeywordPrefix
 
 // Tool names of the Codex CLI 0.171.0 (model gpt-5.5).
 const (
@@ -59,32 +51,23 @@ const (
 )
 
 var scenarios = []scenario{
-	{ScenarioInfo{"text", "lab:text", "a short plain text reply echoing the prompt (also the default)", ""}, textTurns},
-	{ScenarioInfo{"slow", "lab:slow", "long text streamed a word at a time (interrupt it with Escape)", ""}, slowTurns},
-	{ScenarioInfo{"think", "lab:think", "a reasoning summary, then a text reply", ""}, thinkTurns},
-	{ScenarioInfo{"bash", "lab:bash", "runs `echo lab-bash-ok` with exec_command inside the sandbox, then replies with the output", ""}, bashTurns},
-	{ScenarioInfo{"permission", "lab:permission", "exec_command that asks to run outside the sandbox (an approval prompt), then replies with the output", ""}, permissionTurns},
-	{ScenarioInfo{"edit", "lab:edit", "apply_patch adding a file beside the workspace (an approval prompt), then replies with the output", ""}, editTurns},
-	{ScenarioInfo{"todo", "lab:todo", "update_plan with a three-step checklist, then a text reply", ""}, todoTurns},
-	{ScenarioInfo{"single", "lab:single", "request_user_input with one question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""}, singleTurns},
-	{ScenarioInfo{"form", "lab:form", "request_user_input with two questions (Color, Size); then echoes the answers", ""}, formTurns},
-	{ScenarioInfo{"plan", "lab:plan", "replies with a <proposed_plan> block; in Plan mode the CLI asks \"Implement this plan?\"", "plan"}, planTurns},
+	{fakeapi.Info("text", "a short plain text reply echoing the prompt (also the default)", ""), textTurns},
+	{fakeapi.Info("slow", "long text streamed a word at a time (interrupt it with Escape)", ""), slowTurns},
+	{fakeapi.Info("think", "a reasoning summary, then a text reply", ""), thinkTurns},
+	{fakeapi.Info("bash", "runs `echo lab-bash-ok` with exec_command inside the sandbox, then replies with the output", ""), bashTurns},
+	{fakeapi.Info("permission", "exec_command that asks to run outside the sandbox (an approval prompt), then replies with the output", ""), permissionTurns},
+	{fakeapi.Info("edit", "apply_patch adding a file beside the workspace (an approval prompt), then replies with the output", ""), editTurns},
+	{fakeapi.Info("todo", "update_plan with a three-step checklist, then a text reply", ""), todoTurns},
+	{fakeapi.Info("single", "request_user_input with one question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""), singleTurns},
+	{fakeapi.Info("form", "request_user_input with two questions (Color, Size); then echoes the answers", ""), formTurns},
+	{fakeapi.Info("plan", "replies with a <proposed_plan> block; in Plan mode the CLI asks \"Implement this plan?\"", "plan"), planTurns},
 }
 
 // Scenarios lists the scripted scenarios with their keywords.
-func Scenarios() []ScenarioInfo {
-	out := make([]ScenarioInfo, len(scenarios))
-	for i, s := range scenarios {
-		out[i] = s.ScenarioInfo
-	}
-	return out
-}
+func Scenarios() []ScenarioInfo { return fakeapi.Infos(scenarios) }
 
-// pickScenario returns the scenario whose keyword the prompt contains as
-// a whole word, the longest keyword winning, else the text scenario.
-func pickScenario(prompt string) *scenario {
-	return &scenarios[fakeapi.PickScenario(prompt, scenarios, func(s *scenario) string { return s.Keyword })]
-}
+// pickScenario returns the scenario a prompt names, else the text one.
+func pickScenario(prompt string) *scenario { return fakeapi.Pick(prompt, scenarios) }
 
 func text(s string) outItem { return outItem{kind: "text", text: s} }
 
@@ -98,18 +81,12 @@ func echoTurn(c *call) turn {
 	if len(c.req.ToolOutputs) == 0 {
 		return turn{text("Done.")}
 	}
-	var b strings.Builder
+	echoes := make([]string, len(c.req.ToolOutputs))
 	for i, o := range c.req.ToolOutputs {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
-		name := o.Name
-		if name == "" {
-			name = "unknown tool"
-		}
-		fmt.Fprintf(&b, "tool output for %s: %s", name, o.Output)
+		name := cmp.Or(o.Name, "unknown tool")
+		echoes[i] = fmt.Sprintf("tool output for %s: %s", name, o.Output)
 	}
-	return turn{text(b.String())}
+	return turn{text(strings.Join(echoes, "\n\n"))}
 }
 
 func textTurns(c *call) []turn {

@@ -34,11 +34,9 @@ package fakecodexapi
 import (
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"strings"
-	"time"
 
 	"lab/internal/fakeapi"
 )
@@ -53,14 +51,11 @@ type Options = fakeapi.Options
 // and makes its ids.
 type Server struct {
 	fakeapi.Base[Request]
-	opts Options
-	log  *slog.Logger
 }
 
 // New returns a server with opts applied.
 func New(opts Options) *Server {
-	opts = opts.WithDefaults()
-	return &Server{Base: fakeapi.NewBase[Request]("fakecodexapi", opts.Logger), opts: opts, log: opts.Logger}
+	return &Server{Base: fakeapi.NewBase[Request]("fakecodexapi", opts)}
 }
 
 // Start serves on addr (e.g. "127.0.0.1:0") until Close.
@@ -70,19 +65,14 @@ func (s *Server) Start(addr string) error { return s.Listen(addr, s) }
 func (s *Server) Serve(ln net.Listener) error { return s.ServeOn(ln, s) }
 
 // record appends r, numbering it, and wakes waiters.
-func (s *Server) record(r *Request) {
-	s.Record(func(seq int) Request {
-		r.Seq = seq
-		return *r
-	})
-}
+func (s *Server) record(r *Request) { fakeapi.Add(&s.Base, r) }
 
 // maxBody bounds a request body; the CLI's requests carry the whole
 // conversation, its instructions and tool schemas: tens of KB in tests.
 const maxBody = 64 << 20
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	req := Request{Time: time.Now(), Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Kind: KindOther}
+	req := Request{Request: fakeapi.Received(r, KindOther)}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	if err != nil {
 		http.Error(w, "read body", http.StatusBadRequest)
@@ -92,13 +82,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Nothing else was seen on 0.171.0; an empty object keeps a probe
 		// quiet and the log shows what it asked for.
 		s.record(&req)
-		s.log.Info("fakecodexapi: unknown endpoint", "method", r.Method, "path", r.URL.Path)
+		s.Log.Info("fakecodexapi: unknown endpoint", "method", r.Method, "path", r.URL.Path)
 		writeJSON(w, http.StatusOK, map[string]any{})
 		return
 	}
 	if err := parseResponses(&req, body); err != nil {
 		s.record(&req)
-		s.log.Warn("fakecodexapi: bad responses body", "err", err)
+		s.Log.Warn("fakecodexapi: bad responses body", "err", err)
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{"type": "invalid_request_error", "message": err.Error()}})
 		return
 	}
@@ -115,7 +105,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 	} else {
 		sc := pickScenario(req.Prompt)
 		req.Scenario = sc.Name
-		turns := sc.turns(&call{req: req, opts: &s.opts})
+		turns := sc.turns(&call{req: req, opts: &s.Opts})
 		if step := req.StepsSincePrompt; step < len(turns) {
 			t = turns[step]
 		} else {
@@ -123,15 +113,15 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 		}
 	}
 	s.record(req)
-	s.log.Info("fakecodexapi: responses", "seq", req.Seq, "kind", req.Kind, "scenario", req.Scenario, "model", req.Model)
+	s.Log.Info("fakecodexapi: responses", "seq", req.Seq, "kind", req.Kind, "scenario", req.Scenario, "model", req.Model)
 	resp := s.materialize(t)
 	if !req.Stream {
 		writeJSON(w, http.StatusOK, resp.object("completed", req.Model))
 		return
 	}
 	st := newStream(w, r.Context())
-	if err := resp.stream(st, req.Model, s.opts.ChunkDelay); err != nil {
-		s.log.Info("fakecodexapi: stream ended early", "seq", req.Seq, "err", err)
+	if err := resp.stream(st, req.Model, s.Opts.ChunkDelay); err != nil {
+		s.Log.Info("fakecodexapi: stream ended early", "seq", req.Seq, "err", err)
 	}
 }
 

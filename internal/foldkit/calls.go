@@ -47,6 +47,27 @@ func (s *Stream) ResultFor(id string) (int, bool) {
 	return i, ok
 }
 
+// Result applies a result for call id: the agent resumes with it (the
+// tail is working again); a dialog still pending is handed to dialog to
+// resolve (a resolved one keeps its first resolution), a tool to tool to
+// settle and fill. A result whose call was never seen is an orphan (see
+// ResultFor).
+func (s *Stream) Result(id string, dialog func(i int, d *conv.Dialog), tool func(i int, tc *conv.ToolCall)) {
+	i, ok := s.ResultFor(id)
+	if !ok {
+		return
+	}
+	s.SetTail(conv.StateWorking)
+	m := s.At(i)
+	if d := m.Dialog; d != nil {
+		if d.Outcome == nil {
+			dialog(i, d)
+		}
+		return
+	}
+	tool(i, m.Tool)
+}
+
 // Settle drops the tool at index i from the running set.
 func (s *Stream) Settle(i int) {
 	for k, r := range s.running {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"lab/internal/conv"
+	"lab/internal/jsonscan"
 )
 
 // Resolve stamps the outcome of the dialog at index i, retires it from
@@ -51,4 +52,51 @@ func QuestionsAnswerable(qs []conv.Question) bool {
 		}
 	}
 	return true
+}
+
+// QuestionDialog is the dialog of question tool call id from its input
+// (see Questions), with the questions' ids.
+func QuestionDialog(id string, input []byte) (*conv.Dialog, []string) {
+	qs, ids := Questions(input)
+	return &conv.Dialog{ToolID: id, Kind: conv.DialogQuestion, Questions: qs, Answerable: QuestionsAnswerable(qs)}, ids
+}
+
+// Questions reads a question tool's input, {"questions":[{"id","question",
+// "header","multiSelect","options":[{"label","description"}]}]} (each CLI
+// writes the keys it knows: Claude Code no id, Codex no multiSelect), and
+// returns the questions and their ids ("" where none), which some CLIs
+// file the recorded answers under. Texts are kept whole.
+func Questions(input []byte) ([]conv.Question, []string) {
+	qs := []conv.Question{}
+	var ids []string
+	arr := jsonscan.ArrayAt(jsonscan.Member(input, "questions"))
+	for raw, ok := arr.Next(); ok; raw, ok = arr.Next() {
+		q := conv.Question{Options: []conv.Option{}}
+		var id string
+		var opts []byte
+		jsonscan.Members(raw, func(k, v []byte) {
+			switch string(k) {
+			case "id":
+				id = jsonscan.Str(v)
+			case "question":
+				q.Question = jsonscan.Str(v)
+			case "header":
+				q.Header = jsonscan.Str(v)
+			case "multiSelect":
+				q.MultiSelect = jsonscan.True(v)
+			case "options":
+				opts = v
+			}
+		})
+		oa := jsonscan.ArrayAt(opts)
+		for raw, ok := oa.Next(); ok; raw, ok = oa.Next() {
+			q.Options = append(q.Options, conv.Option{
+				Label:       jsonscan.Str(jsonscan.Member(raw, "label")),
+				Description: jsonscan.Str(jsonscan.Member(raw, "description")),
+			})
+		}
+		qs = append(qs, q)
+		ids = append(ids, id)
+	}
+	return qs, ids
 }

@@ -9,11 +9,12 @@
 //	           Write and ReadFrom's paths, line and byte counts (Input)
 //	stream.go  the messages, their seqs and hashes, back-patches, windows (Stream)
 //	calls.go   tool calls and dialogs by call id, the running tools, results
-//	dialog.go  pending dialogs and their resolution
+//	dialog.go  pending dialogs and their resolution, question tools' input
 //	state.go   the conversational state the records imply
 //	intent.go  the desync warning: what lab meant against what was recorded
-//	text.go    small text rules both folds show the same way
+//	text.go    small text rules both folds show the same way, tool outputs
 //
 // The package knows no CLI's file format; its test support, shared by
-// both adapters' fold tests, is internal/foldkit/foldtest.
+// both adapters' fold tests, is internal/foldkit/foldtest, and what both
+// benchmark generators share is internal/foldkit/foldgen.
 package foldkit

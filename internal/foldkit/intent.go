@@ -14,6 +14,38 @@ import (
 // called with the caller's lock held, so it must not call back.
 func (s *Stream) SetIntents(fn func(toolID string) (*conv.Outcome, bool)) { s.intents = fn }
 
+// Intended is the outcome a file should record if answer a to d lands as
+// meant, in the fold's own terms (an adapter's IntendedOutcome): a plan
+// answer needs an option of at least 0, which plan reads; a question
+// answer needs one answer per question, each read by question. It is nil
+// when a does not fit d (plan or question report that by nil or false).
+func Intended(d *conv.Dialog, a conv.Answer, plan func(opt int) *conv.Outcome, question func(q conv.Question, qa conv.QuestionAnswer) (conv.QuestionResult, bool)) *conv.Outcome {
+	if d == nil {
+		return nil
+	}
+	switch d.Kind {
+	case conv.DialogPlan:
+		if a.Option == nil || *a.Option < 0 {
+			return nil
+		}
+		return plan(*a.Option)
+	case conv.DialogQuestion:
+		if len(a.Answers) != len(d.Questions) {
+			return nil
+		}
+		results := make([]conv.QuestionResult, len(d.Questions))
+		for i, q := range d.Questions {
+			r, ok := question(q, a.Answers[i])
+			if !ok {
+				return nil
+			}
+			results[i] = r
+		}
+		return &conv.Outcome{Results: results}
+	}
+	return nil
+}
+
 // checkIntent compares a dialog's freshly folded outcome with what lab
 // meant to answer (SetIntents) and, when they differ, appends a warning
 // right after the resolution. It is advisory: the recorded outcome stands.

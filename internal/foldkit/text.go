@@ -50,3 +50,56 @@ func OneLine(s string, max int) string {
 	}
 	return s
 }
+
+// Part is what a content part of a tool output shows.
+type Part int
+
+// Parts of a tool output.
+const (
+	PartNone  Part = iota // nothing: skipped
+	PartText              // its "text"
+	PartImage             // "[image]"
+)
+
+// Output renders a tool output value, a string or an array of content
+// parts (each CLI's part types mapped by part), as text of at most max
+// bytes, parts joined by newlines, and returns the length the full text
+// would have. Null or nothing is ""; any other JSON value shows as it is,
+// cut.
+func Output(raw []byte, max int, part func(typ string) Part) (text string, full int) {
+	if s, n, ok := jsonscan.StringPrefix(raw, max); ok {
+		return s, n
+	}
+	arr := jsonscan.ArrayAt(raw)
+	if arr.Bad() {
+		if len(raw) == 0 || string(raw) == "null" {
+			return "", 0
+		}
+		return string(raw[:jsonscan.RuneCut(raw, max)]), len(raw)
+	}
+	var b strings.Builder
+	parts := 0
+	for el, ok := arr.Next(); ok; el, ok = arr.Next() {
+		var s string
+		var n int
+		switch part(jsonscan.Str(jsonscan.Member(el, "type"))) {
+		case PartText:
+			s, n, _ = jsonscan.StringPrefix(jsonscan.Member(el, "text"), max-min(b.Len(), max))
+		case PartImage:
+			s, n = "[image]", len("[image]")
+		default:
+			continue
+		}
+		if parts++; parts > 1 {
+			full++ // the newline joining parts
+			if b.Len() < max {
+				b.WriteByte('\n')
+			}
+		}
+		full += n
+		if room := max - b.Len(); room > 0 {
+			b.WriteString(s[:jsonscan.RuneCut([]byte(s), room)])
+		}
+	}
+	return b.String(), full
+}

@@ -1,12 +1,23 @@
 // Package hookspool is the hook spool both agent CLIs' adapters use. Claude
 // Code and Codex run hooks the same way (a /bin/sh command with the event's
-// JSON on stdin), so lab gives both the same command: it copies each event
-// into the run's spool folder as its own file. This package holds that
-// command and the reader of such a folder: files named by event, start
-// time and pid, parsed once each (a spooled file never changes once
-// renamed into place), ordered, removed by name, and stale temp files
-// swept. What the events mean is each adapter's own (its spool.go folds
-// them into the run's state).
+// JSON on stdin) and send the same fields, so lab gives both the same
+// command: it copies each event into the run's spool folder as its own
+// file. This package holds that command, the reader of such a folder
+// (files named by event, start time and pid, parsed once each, ordered,
+// removed by name, stale temp files swept), and the reader's state common
+// to both CLIs:
+//
+//	command.go  the hook command
+//	dir.go      the folder: names, order, loading, removal, compaction
+//	event.go    the payload fields both CLIs send (Event), parsed once
+//	spool.go    Spool: the locked, cached reader with retired calls,
+//	            compaction past a bound and the permission dialog cache
+//	session.go  the current session, its tool calls walked in order,
+//	            pending dialogs, last prompt and turn end (Current, Walk)
+//
+// What the events mean beyond that is each adapter's own: its spool.go
+// folds them (which tools are dialogs, how a permission request finds
+// its call, which files the state keeps).
 package hookspool
 
 import (

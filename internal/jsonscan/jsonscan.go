@@ -336,6 +336,29 @@ func (o *Object) Bad() bool { return o.bad }
 // returned false without bad.
 func (o *Object) End() int { return o.i }
 
+// Line walks b, a whole untrusted line, as one object: it gives each
+// member's raw key and value to member, in order, checking every escape
+// on the way, and reports whether b is exactly one well-formed object
+// (white space around it allowed). Members before a fault have been given.
+func Line(b []byte, member func(k, v []byte)) bool {
+	o := LineObject(b)
+	for k, v, ok := o.Next(); ok; k, v, ok = o.Next() {
+		member(k, v)
+	}
+	return !o.Bad() && WS(b, o.End()) == len(b)
+}
+
+// Members is Line for raw, an object inside a line already validated or a
+// value read best-effort (escapes trusted, see ObjectAt): it reports
+// whether raw is a well-formed object.
+func Members(raw []byte, member func(k, v []byte)) bool {
+	o := ObjectAt(raw)
+	for k, v, ok := o.Next(); ok; k, v, ok = o.Next() {
+		member(k, v)
+	}
+	return !o.Bad()
+}
+
 // Array iterates the elements of a JSON array, trusting escapes (arrays
 // are only ever read inside a validated line, or best-effort).
 type Array struct {

@@ -3,7 +3,8 @@
 // with only loopback, talking to lab's scripted Responses API. The
 // provider is chosen in the new-run form; the question card and the
 // command approval card are the same cards a Claude Code run gets, and
-// the run says which agent it is. Screenshots land in docs/screenshots/.
+// the run says which agent it is. Screenshots land in docs/screenshots/
+// with LAB_SCREENSHOTS=1 (`make screenshots`), else in a temp folder.
 //
 //   make web build && LAB_BIN=$PWD/bin/lab npm --prefix web run e2e
 

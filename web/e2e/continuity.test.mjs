@@ -4,7 +4,8 @@
 // to sessions the operator started outside lab — one in a tmux server of
 // the test's own (answered, replied to, detached while it keeps running),
 // one on a plain terminal (read-only). Screenshots land in
-// docs/screenshots/.
+// docs/screenshots/ with LAB_SCREENSHOTS=1 (`make screenshots`), else in a
+// temp folder.
 //
 //   make web build && LAB_BIN=$PWD/bin/lab npm --prefix web run e2e
 

@@ -3,7 +3,8 @@
 // (fakeclaudeapi; a "lab:<scenario>" keyword in the prompt picks the
 // script). Every answer shape goes through the UI and must come back as the
 // answered Q→A summary read from the transcript. Screenshots at 390×844
-// land in docs/screenshots/. See lib/lab.mjs for what the server must offer.
+// land in docs/screenshots/ with LAB_SCREENSHOTS=1 (`make screenshots`),
+// else in a temp folder. See lib/lab.mjs for what the server must offer.
 //
 //   make web build && LAB_BIN=$PWD/bin/lab npm --prefix web run e2e
 

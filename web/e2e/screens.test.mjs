@@ -3,7 +3,8 @@
 // review, plan labels, tool chips and copying, history search, the jump
 // button, Interrupt next to a card, and the desktop layout and keys. Real
 // Chromium against the scripted API (e2e/mock/server.mjs); screenshots at
-// 390×844 go to docs/screenshots/. Needs `npm run build` first.
+// 390×844 go to docs/screenshots/ with LAB_SCREENSHOTS=1 (`make
+// screenshots`), else to a temp folder. Needs `npm run build` first.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";

@@ -9,13 +9,12 @@
 package transcriptgen
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strings"
 	"time"
+
+	"lab/internal/foldkit/foldgen"
 )
 
 // Options shapes a generated transcript.
@@ -42,28 +41,22 @@ func Default() Options {
 }
 
 type gen struct {
-	w       *bufio.Writer
-	n       int64
-	err     error
-	rng     *rand.Rand
+	foldgen.Gen
 	opt     Options
 	session string
 	prev    string
 	uuid    int
 	tool    int
 	msg     int
-	clock   time.Time
 }
 
 // Write writes a transcript of at least opt.Size bytes to w and returns the
 // bytes written.
 func Write(w io.Writer, opt Options) (int64, error) {
 	g := &gen{
-		w:       bufio.NewWriterSize(w, 1<<20),
-		rng:     rand.New(rand.NewPCG(opt.Seed, 0x1ab)),
+		Gen:     foldgen.NewGen(w, opt.Seed, 0x1ab, time.Date(2026, 7, 8, 9, 0, 0, 0, time.UTC)),
 		opt:     opt,
 		session: fmt.Sprintf("5e551011-0000-4000-8000-%012d", opt.Seed),
-		clock:   time.Date(2026, 7, 8, 9, 0, 0, 0, time.UTC),
 	}
 	if g.opt.MaxOutput <= 0 {
 		g.opt.MaxOutput = 64 << 10
@@ -73,40 +66,24 @@ func Write(w io.Writer, opt Options) (int64, error) {
 		hugeEvery = opt.Size / int64(opt.HugeBlobs+1)
 	}
 	nextHuge, huge := hugeEvery, 0
-	for turn := 0; g.n < opt.Size && g.err == nil; turn++ {
+	for turn := 0; g.N < opt.Size && g.Err == nil; turn++ {
 		g.turn(turn)
-		if hugeEvery > 0 && huge < opt.HugeBlobs && g.n >= nextHuge {
+		if hugeEvery > 0 && huge < opt.HugeBlobs && g.N >= nextHuge {
 			g.blob(g.words(opt.HugeBlobBytes))
 			huge++
 			nextHuge += hugeEvery
 		}
 	}
-	if g.err == nil {
-		g.err = g.w.Flush()
-	}
-	return g.n, g.err
+	return g.Done()
 }
 
 type obj = map[string]any
 
-func (g *gen) emit(v any) {
-	if g.err != nil {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		g.err = err
-		return
-	}
-	b = append(b, '\n')
-	n, err := g.w.Write(b)
-	g.n += int64(n)
-	g.err = err
-}
+func (g *gen) emit(v any) { g.JSONLine(v) }
 
 func (g *gen) ts() string {
-	g.clock = g.clock.Add(time.Duration(200+g.rng.IntN(3000)) * time.Millisecond)
-	return g.clock.Format("2006-01-02T15:04:05.000Z")
+	g.Clock = g.Clock.Add(time.Duration(200+g.Rng.IntN(3000)) * time.Millisecond)
+	return g.Clock.Format("2006-01-02T15:04:05.000Z")
 }
 
 func (g *gen) id() string {
@@ -121,23 +98,7 @@ working idle ended interrupt server request blob stream append window size limit
 
 // words returns about n bytes of text with the escapes JSON needs
 // (quotes, backslashes, tabs, newlines, non-ASCII).
-func (g *gen) words(n int) string {
-	var b strings.Builder
-	b.Grow(n + 16)
-	col := 0
-	for b.Len() < n {
-		w := vocabulary[g.rng.IntN(len(vocabulary))]
-		b.WriteString(w)
-		col += len(w)
-		if col > 60+g.rng.IntN(40) {
-			b.WriteByte('\n')
-			col = 0
-		} else {
-			b.WriteByte(' ')
-		}
-	}
-	return b.String()
-}
+func (g *gen) words(n int) string { return g.Words(vocabulary, n) }
 
 // common is the envelope the CLI puts on conversation lines; user and
 // assistant lines carry their type after other keys, as the CLI writes
@@ -159,29 +120,14 @@ func (g *gen) common(o obj) obj {
 }
 
 // book writes a bookkeeping line with type as its first key, as the CLI
-// does (encoding/json would sort a map's keys).
+// does.
 func (g *gen) book(typ string, rest obj) {
-	b, err := json.Marshal(rest)
+	b, err := foldgen.KeyFirst("type", typ, rest)
 	if err != nil {
-		g.err = err
+		g.Err = err
 		return
 	}
-	line := `{"type":` + quote(typ)
-	if len(b) > 2 {
-		line += "," + string(b[1:])
-	} else {
-		line += "}"
-	}
-	if g.err == nil {
-		n, err := g.w.WriteString(line + "\n")
-		g.n += int64(n)
-		g.err = err
-	}
-}
-
-func quote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	g.WriteString(string(b) + "\n")
 }
 
 func (g *gen) blob(text string) {
@@ -193,10 +139,10 @@ func (g *gen) turn(turn int) {
 	g.book("mode", obj{"mode": "normal", "sessionId": g.session})
 	g.book("permission-mode", obj{"permissionMode": "auto", "sessionId": g.session})
 	g.book("file-history-snapshot", obj{"messageId": g.id(), "snapshot": obj{"trackedFileBackups": obj{}, "timestamp": g.ts()}, "isSnapshotUpdate": false})
-	prompt := g.words(40 + g.rng.IntN(400))
+	prompt := g.words(40 + g.Rng.IntN(400))
 	g.emit(g.common(obj{"type": "user", "message": obj{"role": "user", "content": prompt}, "permissionMode": "auto", "promptSource": "typed"}))
 	// Attachments carry type after a large body: a prompt snapshot per turn.
-	g.emit(g.common(obj{"attachment": obj{"type": "prompt_snapshot", "systemPrompt": []string{g.words(20000 + g.rng.IntN(20000))}}, "type": "attachment"}))
+	g.emit(g.common(obj{"attachment": obj{"type": "prompt_snapshot", "systemPrompt": []string{g.words(20000 + g.Rng.IntN(20000))}}, "type": "attachment"}))
 	if turn%20 == 0 {
 		g.book("api-request-shape", obj{"sessionId": g.session, "shapeHash": fmt.Sprintf("%064x", turn), "timestamp": g.ts(), "version": "2.1.328",
 			"shape": obj{"system": []obj{{"type": "text", "text": g.words(30000)}}, "tools": []obj{{"name": "Bash", "description": g.words(3000)}}}})
@@ -204,14 +150,14 @@ func (g *gen) turn(turn int) {
 	g.blob(prompt)
 	g.book("api-request", obj{"sessionId": g.session, "id": g.id(), "timestamp": g.ts(), "querySource": "repl_main_thread", "params": obj{"model": "claude-opus-5-5", "max_tokens": 32000}})
 
-	steps := 1 + g.rng.IntN(4)
+	steps := 1 + g.Rng.IntN(4)
 	for s := 0; s < steps; s++ {
 		g.msg++
-		if g.rng.IntN(3) == 0 {
-			g.assistant(obj{"type": "thinking", "thinking": g.words(500 + g.rng.IntN(4000)), "signature": "EuYBCkYIBxgCKkB"}, nil)
+		if g.Rng.IntN(3) == 0 {
+			g.assistant(obj{"type": "thinking", "thinking": g.words(500 + g.Rng.IntN(4000)), "signature": "EuYBCkYIBxgCKkB"}, nil)
 		}
-		g.assistant(obj{"type": "text", "text": g.words(100 + g.rng.IntN(1500))}, "tool_use")
-		switch k := g.rng.IntN(20); {
+		g.assistant(obj{"type": "text", "text": g.words(100 + g.Rng.IntN(1500))}, "tool_use")
+		switch k := g.Rng.IntN(20); {
 		case k == 0:
 			g.question()
 		case k == 1 && s == steps-1:
@@ -221,9 +167,9 @@ func (g *gen) turn(turn int) {
 		}
 	}
 	g.msg++
-	g.assistant(obj{"type": "text", "text": g.words(200 + g.rng.IntN(2000))}, "end_turn")
+	g.assistant(obj{"type": "text", "text": g.words(200 + g.Rng.IntN(2000))}, "end_turn")
 	g.emit(g.common(obj{"type": "system", "subtype": "stop_hook_summary", "hookCount": 1, "hookInfos": []obj{}, "hookErrors": []obj{}, "level": "suggestion"}))
-	g.emit(g.common(obj{"type": "system", "subtype": "turn_duration", "durationMs": 1000 + g.rng.IntN(60000), "messageCount": 10, "isMeta": false}))
+	g.emit(g.common(obj{"type": "system", "subtype": "turn_duration", "durationMs": 1000 + g.Rng.IntN(60000), "messageCount": 10, "isMeta": false}))
 	g.book("last-prompt", obj{"lastPrompt": prompt[:min(len(prompt), 80)], "sessionId": g.session})
 }
 
@@ -252,12 +198,12 @@ func (g *gen) result(id string, content any, toolUseResult any, extra obj) {
 func (g *gen) toolCall() {
 	id := g.toolID()
 	// Output sizes are heavy-tailed: mostly small, sometimes huge.
-	size := 200 + g.rng.IntN(4000)
-	if g.rng.IntN(6) == 0 {
-		size = g.rng.IntN(g.opt.MaxOutput)
+	size := 200 + g.Rng.IntN(4000)
+	if g.Rng.IntN(6) == 0 {
+		size = g.Rng.IntN(g.opt.MaxOutput)
 	}
 	out := g.words(size)
-	switch g.rng.IntN(3) {
+	switch g.Rng.IntN(3) {
 	case 0:
 		g.assistant(obj{"type": "tool_use", "id": id, "name": "Bash", "input": obj{"command": "go test ./... 2>&1 | tail -50", "description": "Run the tests"}}, "tool_use")
 		g.result(id, out, obj{"stdout": out, "stderr": "", "interrupted": false, "isImage": false}, nil)
@@ -277,7 +223,7 @@ func (g *gen) question() {
 	q := obj{"question": "Which database should we use?", "header": "Database", "multiSelect": false,
 		"options": []obj{{"label": "SQLite", "description": "Embedded, zero setup"}, {"label": "PostgreSQL", "description": "Full-featured server"}}}
 	g.assistant(obj{"type": "tool_use", "id": id, "name": "AskUserQuestion", "input": obj{"questions": []obj{q}}}, "tool_use")
-	if g.rng.IntN(4) == 0 {
+	if g.Rng.IntN(4) == 0 {
 		g.result(id, "The user doesn't want to proceed with this tool use.", "User rejected tool use", obj{"toolDenialKind": "user-rejected"})
 		g.emit(g.common(obj{"type": "user", "message": obj{"role": "user", "content": []obj{{"type": "text", "text": "[Request interrupted by user for tool use]"}}}}))
 		return
@@ -287,7 +233,7 @@ func (g *gen) question() {
 }
 
 func (g *gen) plan() {
-	plan := "# Plan\n\n" + g.words(2000+g.rng.IntN(6000))
+	plan := "# Plan\n\n" + g.words(2000+g.Rng.IntN(6000))
 	id := g.toolID()
 	g.assistant(obj{"type": "tool_use", "id": id, "name": "ExitPlanMode", "input": obj{"plan": plan, "planFilePath": "/tmp/lab/home/.claude/plans/p.md"}}, "tool_use")
 	g.result(id, "User has approved your plan. You can now start coding.", obj{"plan": plan, "isAgent": false, "filePath": "/tmp/lab/home/.claude/plans/p.md"}, nil)

@@ -3,27 +3,20 @@ package transcriptgen_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"testing"
 
 	"lab/internal/claude"
 	"lab/internal/claude/transcriptgen"
-	"lab/internal/conv"
+	"lab/internal/foldkit/foldtest"
 )
 
 func TestWriteShapes(t *testing.T) {
 	opt := transcriptgen.Options{Size: 4 << 20, Seed: 7, HugeBlobs: 1, HugeBlobBytes: 1 << 20, MaxOutput: 200 << 10}
-	var a, b bytes.Buffer
-	n, err := transcriptgen.Write(&a, opt)
-	if err != nil || n != int64(a.Len()) || n < opt.Size {
-		t.Fatalf("Write = %d, %v for %d buffered bytes; want at least %d and no error", n, err, a.Len(), opt.Size)
-	}
-	if _, err := transcriptgen.Write(&b, opt); err != nil || !bytes.Equal(a.Bytes(), b.Bytes()) {
-		t.Fatalf("two runs with the same options differ (err %v)", err)
-	}
-
+	lines := foldtest.CheckGenerator(t, opt.Size, func(w io.Writer) (int64, error) { return transcriptgen.Write(w, opt) }, claude.NewFold())
 	types := map[string]int{}
 	hugeBlobs := 0
-	for _, line := range bytes.Split(bytes.TrimSuffix(a.Bytes(), []byte("\n")), []byte("\n")) {
+	for _, line := range lines {
 		var v struct {
 			Type string `json:"type"`
 		}
@@ -49,16 +42,5 @@ func TestWriteShapes(t *testing.T) {
 	}
 	if hugeBlobs != 1 {
 		t.Errorf("%d huge blobs; want 1", hugeBlobs)
-	}
-
-	f := claude.NewFold()
-	f.Write(a.Bytes())
-	msgs, _ := f.Messages(0, 0, 0)
-	kinds := map[conv.Kind]int{}
-	for _, m := range msgs {
-		kinds[m.Kind]++
-	}
-	if f.SkippedLines() != 0 || kinds[conv.KindDialog] == 0 || kinds[conv.KindTool] == 0 || kinds[conv.KindThinking] == 0 || f.State() != conv.StateNeedsInput {
-		t.Errorf("fold: %d skipped, kinds %v, state %s; want 0 skipped, dialogs, tools, thinking, needs_input", f.SkippedLines(), kinds, f.State())
 	}
 }

@@ -11,13 +11,13 @@
 package rolloutgen
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strings"
 	"time"
+
+	"lab/internal/foldkit/foldgen"
 )
 
 // Options shapes a generated rollout.
@@ -37,40 +37,31 @@ func Default() Options {
 }
 
 type gen struct {
-	w       *bufio.Writer
-	n       int64
-	err     error
-	rng     *rand.Rand
+	foldgen.Gen
 	opt     Options
 	session string
 	ordinal int
 	call    int
 	msg     int
-	clock   time.Time
 }
 
 // Write writes a rollout of at least opt.Size bytes to w and returns the
 // bytes written.
 func Write(w io.Writer, opt Options) (int64, error) {
 	g := &gen{
-		w:       bufio.NewWriterSize(w, 1<<20),
-		rng:     rand.New(rand.NewPCG(opt.Seed, 0xc0de)),
+		Gen:     foldgen.NewGen(w, opt.Seed, 0xc0de, time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)),
 		opt:     opt,
 		session: fmt.Sprintf("01a22fba-0000-7000-8000-%012d", opt.Seed),
-		clock:   time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC),
 	}
 	if g.opt.MaxOutput <= 0 {
 		g.opt.MaxOutput = 64 << 10
 	}
 	g.line("session_meta", obj{"id": g.session, "session_id": g.session, "cwd": "/tmp/lab/work", "originator": "codex-tui",
 		"cli_version": "0.171.0", "source": "cli", "model_provider": "local", "base_instructions": obj{"text": g.words(20000)}})
-	for turn := 0; g.n < opt.Size && g.err == nil; turn++ {
+	for turn := 0; g.N < opt.Size && g.Err == nil; turn++ {
 		g.turn(turn)
 	}
-	if g.err == nil {
-		g.err = g.w.Flush()
-	}
-	return g.n, g.err
+	return g.Done()
 }
 
 type obj = map[string]any
@@ -78,40 +69,28 @@ type obj = map[string]any
 // line writes one rollout line with its keys in the CLI's order
 // (timestamp, ordinal, type, payload) and the payload's type first.
 func (g *gen) line(typ string, payload obj) {
-	if g.err != nil {
+	if g.Err != nil {
 		return
 	}
-	g.clock = g.clock.Add(time.Duration(50+g.rng.IntN(2000)) * time.Millisecond)
-	var ptype string
+	g.Clock = g.Clock.Add(time.Duration(50+g.Rng.IntN(2000)) * time.Millisecond)
+	var body []byte
+	var err error
 	if t, ok := payload["type"].(string); ok {
-		ptype = t
 		delete(payload, "type")
+		body, err = foldgen.KeyFirst("type", t, payload)
+	} else {
+		body, err = json.Marshal(payload)
 	}
-	body, err := json.Marshal(payload)
 	if err != nil {
-		g.err = err
+		g.Err = err
 		return
-	}
-	if ptype != "" {
-		if len(body) > 2 {
-			body = append([]byte(`{"type":`+quote(ptype)+`,`), body[1:]...)
-		} else {
-			body = []byte(`{"type":` + quote(ptype) + `}`)
-		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `{"timestamp":%q,"ordinal":%d,"type":%q,"payload":`, g.clock.Format("2006-01-02T15:04:05.000Z"), g.ordinal, typ)
+	fmt.Fprintf(&b, `{"timestamp":%q,"ordinal":%d,"type":%q,"payload":`, g.Clock.Format("2006-01-02T15:04:05.000Z"), g.ordinal, typ)
 	b.Write(body)
 	b.WriteString("}\n")
 	g.ordinal++
-	n, err := g.w.WriteString(b.String())
-	g.n += int64(n)
-	g.err = err
-}
-
-func quote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	g.WriteString(b.String())
 }
 
 var vocabulary = strings.Fields(`the a cache lookup returns value key error nil func struct go test fold
@@ -120,23 +99,7 @@ working idle ended interrupt server request stream append window size limit buff
 "quoted" back\slash tab	tab café naïve 日本語 ✓ → x := y; if err != nil { return err }`)
 
 // words returns about n bytes of text with the escapes JSON needs.
-func (g *gen) words(n int) string {
-	var b strings.Builder
-	b.Grow(n + 16)
-	col := 0
-	for b.Len() < n {
-		w := vocabulary[g.rng.IntN(len(vocabulary))]
-		b.WriteString(w)
-		col += len(w)
-		if col > 60+g.rng.IntN(40) {
-			b.WriteByte('\n')
-			col = 0
-		} else {
-			b.WriteByte(' ')
-		}
-	}
-	return b.String()
-}
+func (g *gen) words(n int) string { return g.Words(vocabulary, n) }
 
 func meta(provenance string) obj {
 	return obj{"turn_id": "t", "content_item_metadata": []obj{{"provenance": obj{"type": provenance}}}}
@@ -163,32 +126,32 @@ func (g *gen) turn(turn int) {
 	}
 	g.line("turn_context", obj{"turn_id": fmt.Sprintf("turn-%d", turn), "cwd": "/tmp/lab/work", "approval_policy": "on-request", "model": "gpt-5.5", "permission_profile": g.words(4000)})
 	g.event("thread_settings_applied", obj{"thread_id": g.session, "thread_settings": obj{"model": "gpt-5.5", "permission_profile": g.words(3500)}})
-	prompt := g.words(40 + g.rng.IntN(400))
+	prompt := g.words(40 + g.Rng.IntN(400))
 	g.item("message", obj{"role": "user", "content": []obj{{"type": "input_text", "text": prompt}}, "internal_chat_message_metadata_passthrough": meta("user")})
 	g.event("item_completed", obj{"thread_id": g.session, "item": obj{"type": "UserMessage", "content": []obj{{"type": "text", "text": prompt}}}})
 
-	steps := 1 + g.rng.IntN(4)
+	steps := 1 + g.Rng.IntN(4)
 	for s := 0; s < steps; s++ {
-		if g.rng.IntN(3) == 0 {
-			summary := g.words(300 + g.rng.IntN(2000))
+		if g.Rng.IntN(3) == 0 {
+			summary := g.words(300 + g.Rng.IntN(2000))
 			g.event("item_completed", obj{"item": obj{"type": "Reasoning", "summary_text": []string{summary}}})
 			g.item("reasoning", obj{"id": g.id("rs_"), "summary": []obj{{"type": "summary_text", "text": summary}}, "encrypted_content": nil})
 		}
-		g.assistant(g.words(100 + g.rng.IntN(1500)))
-		switch k := g.rng.IntN(20); {
+		g.assistant(g.words(100 + g.Rng.IntN(1500)))
+		switch k := g.Rng.IntN(20); {
 		case k == 0:
 			g.question()
 		case k == 1:
 			g.patch()
 		case k == 2 && s == steps-1:
-			g.assistant("Here is the plan.\n\n<proposed_plan>\n# Plan\n\n" + g.words(1000+g.rng.IntN(4000)) + "\n</proposed_plan>")
+			g.assistant("Here is the plan.\n\n<proposed_plan>\n# Plan\n\n" + g.words(1000+g.Rng.IntN(4000)) + "\n</proposed_plan>")
 		default:
 			g.command()
 		}
 		g.line("token_usage_record", obj{"thread_id": g.session, "usage": obj{"input_tokens": 100, "output_tokens": 50}})
 		g.event("token_count", obj{"info": obj{"total_token_usage": obj{"input_tokens": 100}}, "rate_limits": nil})
 	}
-	last := g.words(200 + g.rng.IntN(2000))
+	last := g.words(200 + g.Rng.IntN(2000))
 	g.assistant(last)
 	g.event("task_complete", obj{"turn_id": fmt.Sprintf("turn-%d", turn), "last_agent_message": last, "duration_ms": 1000})
 }
@@ -211,9 +174,9 @@ func (g *gen) assistant(text string) {
 func (g *gen) command() {
 	id := g.callID()
 	// Output sizes are heavy-tailed: mostly small, sometimes huge.
-	size := 200 + g.rng.IntN(4000)
-	if g.rng.IntN(6) == 0 {
-		size = g.rng.IntN(g.opt.MaxOutput)
+	size := 200 + g.Rng.IntN(4000)
+	if g.Rng.IntN(6) == 0 {
+		size = g.Rng.IntN(g.opt.MaxOutput)
 	}
 	out := g.words(size)
 	args, _ := json.Marshal(obj{"cmd": "go test ./... 2>&1 | tail -50", "yield_time_ms": 10000})
@@ -225,7 +188,7 @@ func (g *gen) command() {
 
 func (g *gen) patch() {
 	id := g.callID()
-	body := "+" + strings.ReplaceAll(g.words(500+g.rng.IntN(5000)), "\n", "\n+")
+	body := "+" + strings.ReplaceAll(g.words(500+g.Rng.IntN(5000)), "\n", "\n+")
 	g.item("custom_tool_call", obj{"id": g.id("ctc_"), "name": "apply_patch", "call_id": id, "input": "*** Begin Patch\n*** Add File: notes.md\n" + body + "\n*** End Patch\n"})
 	g.event("item_completed", obj{"item": obj{"type": "FileChange", "id": id, "status": "completed"}})
 	g.item("custom_tool_call_output", obj{"call_id": id, "output": "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess. Updated the following files:\nA notes.md\n"})

@@ -3,25 +3,19 @@ package rolloutgen_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"testing"
 
 	"lab/internal/codex"
 	"lab/internal/codex/rolloutgen"
-	"lab/internal/conv"
+	"lab/internal/foldkit/foldtest"
 )
 
 func TestWriteShapes(t *testing.T) {
 	opt := rolloutgen.Options{Size: 4 << 20, Seed: 7, MaxOutput: 200 << 10}
-	var a, b bytes.Buffer
-	n, err := rolloutgen.Write(&a, opt)
-	if err != nil || n != int64(a.Len()) || n < opt.Size {
-		t.Fatalf("Write = %d, %v for %d buffered bytes; want at least %d and no error", n, err, a.Len(), opt.Size)
-	}
-	if _, err := rolloutgen.Write(&b, opt); err != nil || !bytes.Equal(a.Bytes(), b.Bytes()) {
-		t.Fatalf("two runs with the same options differ (err %v)", err)
-	}
+	lines := foldtest.CheckGenerator(t, opt.Size, func(w io.Writer) (int64, error) { return rolloutgen.Write(w, opt) }, codex.NewFold())
 	types := map[string]int{}
-	for _, line := range bytes.Split(bytes.TrimSuffix(a.Bytes(), []byte("\n")), []byte("\n")) {
+	for _, line := range lines {
 		var v struct {
 			Type    string `json:"type"`
 			Payload struct {
@@ -42,15 +36,5 @@ func TestWriteShapes(t *testing.T) {
 		if types[typ] == 0 {
 			t.Errorf("no %s line", typ)
 		}
-	}
-	f := codex.NewFold()
-	f.Write(a.Bytes())
-	msgs, _ := f.Messages(0, 0, 0)
-	kinds := map[conv.Kind]int{}
-	for _, m := range msgs {
-		kinds[m.Kind]++
-	}
-	if f.SkippedLines() != 0 || kinds[conv.KindDialog] == 0 || kinds[conv.KindTool] == 0 || kinds[conv.KindThinking] == 0 || f.State() != conv.StateNeedsInput {
-		t.Errorf("fold: %d skipped, kinds %v, state %s; want 0 skipped, dialogs, tools, thinking, needs_input", f.SkippedLines(), kinds, f.State())
 	}
 }

@@ -42,6 +42,17 @@ func StateDiff(got, want any, scratch ...string) string {
 	return ""
 }
 
+// Differ is a Harness's Diff for folds whose per-line scratch fields are
+// scratch: StateDiff, explained with both folds' observations.
+func Differ[F Fold](scratch ...string) func(got, want F) string {
+	return func(got, want F) string {
+		if d := StateDiff(got, want, scratch...); d != "" {
+			return fmt.Sprintf("internal state differs: %s\n got  %+v\n want %+v", d, Observe(got), Observe(want))
+		}
+		return ""
+	}
+}
+
 // diffValue compares two values of one type, reading unexported fields
 // through reflect's read-only accessors. It returns how they differ with
 // the path to the difference, which is built only on the way back up from

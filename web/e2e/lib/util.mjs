@@ -1,7 +1,27 @@
 // Small helpers shared by the e2e suites.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
-export const screenshotDir = new URL("../../../docs/screenshots/", import.meta.url).pathname;
+/**
+ * screenshotDir is where shot writes: the tracked docs/screenshots/ only
+ * when asked (LAB_SCREENSHOTS=1, as `make screenshots` sets it), else a
+ * temp folder removed when the process exits, so a test run takes every
+ * screenshot (the path cannot rot) and leaves the tree as it found it.
+ */
+export const screenshotDir =
+  process.env.LAB_SCREENSHOTS === "1"
+    ? new URL("../../../docs/screenshots/", import.meta.url).pathname
+    : tempShots();
+
+function tempShots() {
+  const dir = mkdtempSync(join(tmpdir(), "lab-shots-"));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir + "/";
+}
+
+/** pngMagic starts every PNG file. */
+const pngMagic = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** poll retries fn until it returns a truthy value or the deadline passes. */
 export async function poll(fn, { timeout = 10000, interval = 100, what = "condition" } = {}) {
@@ -19,9 +39,12 @@ export async function poll(fn, { timeout = 10000, interval = 100, what = "condit
   }
 }
 
+/** shot saves the page as name.png in screenshotDir, and checks it did. */
 export async function shot(page, name) {
   mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: screenshotDir + name + ".png" });
+  const file = screenshotDir + name + ".png";
+  await page.screenshot({ path: file });
+  if (!readFileSync(file).subarray(0, pngMagic.length).equals(pngMagic)) throw new Error(`screenshot ${file} is not a PNG`);
 }
 
 /** login fills the login screen. */

@@ -7,7 +7,7 @@
 // a 409 means the dialog changed under us, and the chat refetches.
 
 import { createSignal, For, Match, Show, Switch } from "solid-js";
-import { ApiError, type Answer, type Dialog, type Question } from "../api";
+import type { Dialog, Question } from "../api";
 import {
   complete,
   describePick,
@@ -22,49 +22,10 @@ import {
   withOther,
   type Pick,
 } from "../lib/answer";
+import { type CardProps, useSend } from "./card";
 import { pickByNumber } from "./cardkeys";
 import { PermissionCard } from "./PermissionCard";
 import { Markdown } from "./Markdown";
-
-export interface CardProps {
-  d: Dialog;
-  /** Posts the answer; rejects with ApiError on failure. */
-  onAnswer: (a: Answer) => Promise<void>;
-  /** Called after a 409 so the chat refetches the dialog. */
-  onConflict: () => void;
-}
-
-/** useSend wraps an answer post with the disabled state and error text. */
-function useSend(props: CardProps) {
-  const [sending, setSending] = createSignal(false);
-  const [error, setError] = createSignal("");
-  async function send(build: () => Answer) {
-    let a: Answer;
-    try {
-      a = build();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-      return;
-    }
-    setSending(true);
-    setError("");
-    try {
-      await props.onAnswer(a);
-      // Stay disabled: the card goes away when the refetch shows the outcome.
-    } catch (e) {
-      setSending(false);
-      if (e instanceof ApiError && e.status === 409) {
-        // The server says why (the prompt changed, an option lab cannot
-        // read); the card refetches either way.
-        setError(`This question changed — refreshing.${e.message ? ` (${e.message})` : ""}`);
-        props.onConflict();
-      } else {
-        setError(e instanceof Error ? e.message : String(e));
-      }
-    }
-  }
-  return { sending, error, send };
-}
 
 export function DialogCard(props: CardProps) {
   return (

@@ -9,7 +9,7 @@
 import { createSignal, For, Show } from "solid-js";
 import type { Answer, Dialog } from "../api";
 import { answerable, denyIndex, diffBody, diffLineClass, permissionAnswer, plainOption, relPath, withoutKeyHint } from "../lib/permission";
-import type { CardProps } from "./DialogCard";
+import type { CardProps } from "./card";
 import { runFolder } from "./runfolder";
 
 /** headFor says in plain words what is asked. */

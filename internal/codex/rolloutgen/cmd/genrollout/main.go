@@ -5,35 +5,16 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"os"
+	"io"
 
 	"lab/internal/codex/rolloutgen"
+	"lab/internal/foldkit/foldgen"
 )
 
 func main() {
 	opt := rolloutgen.Default()
-	mb := flag.Int64("mb", opt.Size>>20, "least size in MiB")
-	out := flag.String("o", "", "output file (default stdout)")
-	flag.Uint64Var(&opt.Seed, "seed", opt.Seed, "seed")
-	flag.IntVar(&opt.MaxOutput, "max-output", opt.MaxOutput, "largest command output")
-	flag.Parse()
-	opt.Size = *mb << 20
-	w := os.Stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "genrollout:", err)
-			os.Exit(1)
-		}
-		defer f.Close()
-		w = f
-	}
-	n, err := rolloutgen.Write(w, opt)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "genrollout:", err)
-		os.Exit(1)
-	}
-	fmt.Fprintf(os.Stderr, "wrote %d bytes\n", n)
+	foldgen.Command{
+		Name: "genrollout", Size: &opt.Size, Seed: &opt.Seed, MaxOutput: &opt.MaxOutput, What: "command output",
+		Write: func(w io.Writer) (int64, error) { return rolloutgen.Write(w, opt) },
+	}.Main()
 }

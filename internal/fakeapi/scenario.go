@@ -1,0 +1,48 @@
+package fakeapi
+
+// KeywordPrefix starts a scenario's keyword: "lab:<name>" in a prompt
+// picks scenario <name>.
+const KeywordPrefix = "lab:"
+
+// ScenarioInfo describes one scripted scenario for docs and the demo. A
+// prompt containing Keyword picks the scenario; a prompt with no keyword
+// gets the first of its table (the "text" scenario). A fake API's
+// scenario type embeds it.
+type ScenarioInfo struct {
+	Name    string
+	Keyword string
+	Summary string
+	// Mode is the mode the scenario needs to behave as described (Claude
+	// Code's --permission-mode, Codex's collaboration mode), "" when any
+	// works.
+	Mode string
+}
+
+// Info describes scenario name, whose keyword is KeywordPrefix+name.
+func Info(name, summary, mode string) ScenarioInfo {
+	return ScenarioInfo{Name: name, Keyword: KeywordPrefix + name, Summary: summary, Mode: mode}
+}
+
+// Info returns the info itself (a scenario type gets it by embedding).
+func (i *ScenarioInfo) Info() *ScenarioInfo { return i }
+
+// Described is a pointer to a scenario type that embeds ScenarioInfo.
+type Described[S any] interface {
+	*S
+	Info() *ScenarioInfo
+}
+
+// Infos lists the infos of a scenario table, in its order.
+func Infos[S any, P Described[S]](table []S) []ScenarioInfo {
+	out := make([]ScenarioInfo, len(table))
+	for i := range table {
+		out[i] = *P(&table[i]).Info()
+	}
+	return out
+}
+
+// Pick returns the scenario of table whose keyword the prompt contains
+// as a whole word, the longest keyword winning, else the first.
+func Pick[S any, P Described[S]](prompt string, table []S) *S {
+	return &table[PickScenario(prompt, table, func(s *S) string { return P(s).Info().Keyword })]
+}
