@@ -35,6 +35,9 @@ type Run struct {
 	Attention    Attention  `json:"attention"`
 	LastActivity *time.Time `json:"last_activity,omitempty"` // the newest message's time
 	Preview      string     `json:"preview,omitempty"`       // the last message, one line
+	// Worktree is the git worktree the run works in, when it asked for
+	// one (its Cwd is inside it).
+	Worktree *Worktree `json:"worktree,omitempty"`
 }
 
 // Attachment is how lab reaches a CLI process it did not start.
@@ -60,6 +63,9 @@ type StartRequest struct {
 	// Title replaces the default title (the first prompt, else the
 	// folder name).
 	Title string `json:"title,omitempty"`
+	// Worktree runs the agent in a new git worktree of Cwd's repository,
+	// on a new branch from its current HEAD, instead of in Cwd itself.
+	Worktree bool `json:"worktree,omitempty"`
 }
 
 // Session is an agent conversation on disk, run by lab or not.
