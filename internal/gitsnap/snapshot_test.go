@@ -21,12 +21,12 @@ func TestSnapshotLeavesGitStateAlone(t *testing.T) {
 	write(t, dir, map[string]string{"stashed.txt": "y\n"})
 	git(t, dir, "stash", "push", "--quiet")
 	write(t, dir, map[string]string{
-		"tracked.txt": "one\ntwo\n",    // unstaged
-		"staged.txt":  "s2\n",          // staged
-		"both.txt":    "b2\n",          // staged, then changed again
-		"new.txt":     "untracked\n",   // untracked
-		"debug.log":   "ignored\n",     // ignored
-		"build/out":   "ignored too\n", // ignored folder
+		"tracked.txt":  "one\ntwo\n",    // unstaged
+		"staged.txt":   "s2\n",          // staged
+		"both.txt":     "b2\n",          // staged, then changed again
+		"new.txt":      "untracked\n",   // untracked
+		"debug.log":    "ignored\n",     // ignored
+		"build/out":    "ignored too\n", // ignored folder
 		"deep/a/b.txt": "nested untracked\n",
 	})
 	git(t, dir, "add", "staged.txt", "both.txt")
