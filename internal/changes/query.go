@@ -28,6 +28,7 @@ type compared struct {
 	rec     store.RunRecord
 	st      *gitsnap.Store
 	base    store.Snapshot
+	latest  store.Snapshot
 	to      string // the tree now
 	current string // "folder" or "snapshot"
 }
@@ -54,7 +55,7 @@ func (s *Service) compare(ctx context.Context, runID string, since conv.Since) (
 	if len(snaps) == 0 {
 		return compared{}, s.noSnapshots(ctx, rec)
 	}
-	c := compared{rec: rec, st: s.storeOf(rec), base: s.baseFor(runID, snaps, since)}
+	c := compared{rec: rec, st: s.storeOf(rec), base: s.baseFor(runID, snaps, since), latest: snaps[len(snaps)-1]}
 	repo, err := gitsnap.Open(ctx, rec.Cwd)
 	switch {
 	case err == nil:
@@ -121,7 +122,7 @@ func (s *Service) Changes(ctx context.Context, runID string, since conv.Since) (
 	if err != nil {
 		return conv.Changes{}, conv.Wrap(conv.EInternal, err, "compare the snapshots")
 	}
-	out := conv.Changes{Since: sinceOr(since), Base: info(c.base), Current: c.current, Files: make([]conv.FileChange, 0, len(list))}
+	out := conv.Changes{Since: sinceOr(since), Base: info(c.base), Latest: info(c.latest), Current: c.current, Files: make([]conv.FileChange, 0, len(list))}
 	for _, ch := range list {
 		fc := conv.FileChange{Path: ch.Path, OldPath: ch.OldPath, Status: conv.FileStatus(ch.Status), Binary: ch.Binary,
 			Submodule: ch.Submodule(), Added: ch.Added, Removed: ch.Removed}

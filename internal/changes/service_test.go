@@ -160,7 +160,7 @@ func TestChangesOverTurns(t *testing.T) {
 		t.Fatalf("snapshots %+v; want prompts 0, 1, 2", snaps)
 	}
 	c := f.changes(conv.SinceTurn)
-	if got := paths(c); got != "modified keep.txt" || c.Base.Turn != 1 || c.Added != 1 || c.Removed != 1 {
+	if got := paths(c); got != "modified keep.txt" || c.Base.Turn != 1 || c.Latest.Turn != 2 || c.Added != 1 || c.Removed != 1 {
 		t.Fatalf("since turn after turn 2: %s %+v", got, c)
 	}
 	if got := paths(f.changes(conv.SinceStart)); got != "modified keep.txt, added one.txt" {

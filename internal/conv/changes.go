@@ -23,8 +23,10 @@ const (
 // Changes are the files of a run's folder that differ from a snapshot.
 type Changes struct {
 	Since Since `json:"since"`
-	// Base is the snapshot compared against.
-	Base SnapshotInfo `json:"base"`
+	// Base is the snapshot compared against; Latest the newest one (the
+	// start, or where the last turn lab saw end left the folder).
+	Base   SnapshotInfo `json:"base"`
+	Latest SnapshotInfo `json:"latest"`
 	// Current says what the base is compared with: "folder" (the folder
 	// as it is now) or "snapshot" (its last snapshot: the folder is gone,
 	// a removed worktree say).
