@@ -192,3 +192,26 @@ test("a worktree run: its branch in the header, commit and removal once stopped"
   assert.equal(run.current, "snapshot");
   assert.deepEqual(seen.errors, [], "page errors");
 });
+
+test("a folder outside git says changes need a repository; a history session lists the files its calls wrote", async () => {
+  const plain = join(lab.work, "plain");
+  mkdirSync(plain, { recursive: true });
+  await startRun(plain, "lab:write here");
+  await turnDone("Write");
+  await page.locator('[data-action="changes"]').click();
+  await page.locator("[data-changes-error]").getByText(/changes need a git repository: .*plain is not in one/).waitFor();
+  await page.locator('[data-action="sheet-back"]').click();
+
+  // The first test's session, from history: no snapshots, the files its
+  // tool calls wrote (the comment's reply wrote none).
+  const first = (await api("/runs")).body.runs.find((r) => r.title === "lab:write a file");
+  await page.goto(`${lab.url}/history/${encodeURIComponent(first.session_id)}`);
+  await page.locator('[data-action="changes"]').click();
+  const touched = page.locator('[data-testid="touched"] [data-file]');
+  await poll(async () => (await touched.evaluateAll((els) => els.map((e) => e.getAttribute("data-file")))).join() === "lab-edit.txt,lab-write.txt", {
+    what: "the history session's written files",
+  });
+  await touched.first().click();
+  await page.locator('[data-testid="file"]').getByText("hello, edited").waitFor();
+  assert.deepEqual(seen.errors, [], "page errors");
+});
