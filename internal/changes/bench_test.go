@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,28 @@ import (
 	"lab/internal/conv"
 	"lab/internal/store"
 )
+
+// laps records each iteration's time and reports the median and the 95th
+// percentile beside the mean.
+type laps struct {
+	b    *testing.B
+	took []time.Duration
+}
+
+func (l *laps) time(f func()) {
+	t := time.Now()
+	f()
+	l.took = append(l.took, time.Since(t))
+}
+
+func (l *laps) report() {
+	slices.Sort(l.took)
+	at := func(q float64) float64 {
+		return float64(l.took[min(len(l.took)-1, int(q*float64(len(l.took))))].Microseconds()) / 1000
+	}
+	l.b.ReportMetric(at(0.5), "p50-ms")
+	l.b.ReportMetric(at(0.95), "p95-ms")
+}
 
 // benchFixture is a Service with run r1 started (its start snapshot
 // taken) in a committed repository of files.
@@ -61,11 +84,15 @@ func BenchmarkChanges200(b *testing.B) {
 	if err != nil || len(c.Files) != 200 {
 		b.Fatalf("%d files, %v; want 200", len(c.Files), err)
 	}
+	l := laps{b: b}
 	for b.Loop() {
-		if _, err := svc.Changes(context.Background(), "r1", conv.SinceStart); err != nil {
-			b.Fatal(err)
-		}
+		l.time(func() {
+			if _, err := svc.Changes(context.Background(), "r1", conv.SinceStart); err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
+	l.report()
 }
 
 // BenchmarkDiff5000: GET the diff of a 5,000-line file of which the agent
@@ -87,9 +114,13 @@ func BenchmarkDiff5000(b *testing.B) {
 	if err != nil || strings.Count(d.Diff, "\n+\tline") != 250 {
 		b.Fatalf("diff with %d added lines, %v; want 250", strings.Count(d.Diff, "\n+\tline"), err)
 	}
+	l := laps{b: b}
 	for b.Loop() {
-		if _, err := svc.Diff(context.Background(), "r1", "big.go", conv.SinceStart); err != nil {
-			b.Fatal(err)
-		}
+		l.time(func() {
+			if _, err := svc.Diff(context.Background(), "r1", "big.go", conv.SinceStart); err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
+	l.report()
 }
