@@ -24,11 +24,28 @@ type Changes interface {
 	RemoveWorktree(ctx context.Context, runID string, force bool) error
 }
 
-func (s *Server) changesSvc() (Changes, error) {
-	if s.cfg.Changes == nil {
-		return nil, conv.Errorf(conv.EUnavailable, "this server does not keep runs' changes")
+// changesCall is one changes endpoint: what it asks of the service, its
+// answer served as JSON (200), or nothing (204) when it answers nil.
+type changesCall func(c Changes, w http.ResponseWriter, r *http.Request, id string) (any, error)
+
+// changesAPI adapts a changesCall: 503 without a changes service, every
+// error through writeError.
+func (s *Server) changesAPI(call changesCall) apiFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if s.cfg.Changes == nil {
+			return conv.Errorf(conv.EUnavailable, "this server does not keep runs' changes")
+		}
+		out, err := call(s.cfg.Changes, w, r, r.PathValue("id"))
+		if err != nil {
+			return err
+		}
+		if out == nil {
+			w.WriteHeader(http.StatusNoContent)
+			return nil
+		}
+		writeJSON(w, http.StatusOK, out)
+		return nil
 	}
-	return s.cfg.Changes, nil
 }
 
 // pathParam is the required ?path=.
@@ -40,112 +57,52 @@ func pathParam(r *http.Request) (string, error) {
 	return p, nil
 }
 
-func (s *Server) runChanges(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.changesSvc()
-	if err != nil {
-		return err
-	}
-	out, err := c.Changes(r.Context(), r.PathValue("id"), conv.Since(r.URL.Query().Get("since")))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+func since(r *http.Request) conv.Since { return conv.Since(r.URL.Query().Get("since")) }
+
+func (s *Server) runChanges(c Changes, _ http.ResponseWriter, r *http.Request, id string) (any, error) {
+	return c.Changes(r.Context(), id, since(r))
 }
 
-func (s *Server) runDiff(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.changesSvc()
-	if err != nil {
-		return err
-	}
+func (s *Server) runDiff(c Changes, _ http.ResponseWriter, r *http.Request, id string) (any, error) {
 	p, err := pathParam(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	out, err := c.Diff(r.Context(), r.PathValue("id"), p, conv.Since(r.URL.Query().Get("since")))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return c.Diff(r.Context(), id, p, since(r))
 }
 
-func (s *Server) runFile(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.changesSvc()
-	if err != nil {
-		return err
-	}
+func (s *Server) runFile(c Changes, _ http.ResponseWriter, r *http.Request, id string) (any, error) {
 	p, err := pathParam(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	out, err := c.File(r.Context(), r.PathValue("id"), p)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return c.File(r.Context(), id, p)
 }
 
-func (s *Server) sessionChanges(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.changesSvc()
-	if err != nil {
-		return err
-	}
-	out, err := c.SessionChanges(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+func (s *Server) sessionChanges(c Changes, _ http.ResponseWriter, r *http.Request, id string) (any, error) {
+	return c.SessionChanges(r.Context(), id)
 }
 
-func (s *Server) sessionFile(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.changesSvc()
-	if err != nil {
-		return err
-	}
+func (s *Server) sessionFile(c Changes, _ http.ResponseWriter, r *http.Request, id string) (any, error) {
 	p, err := pathParam(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	out, err := c.SessionFile(r.Context(), r.PathValue("id"), p)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return c.SessionFile(r.Context(), id, p)
 }
 
-func (s *Server) commitWorktree(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.changesSvc()
-	if err != nil {
-		return err
-	}
+func (s *Server) commitWorktree(c Changes, w http.ResponseWriter, r *http.Request, id string) (any, error) {
 	var req conv.CommitRequest
 	if err := s.decode(w, r, &req); err != nil {
-		return err
+		return nil, err
 	}
-	out, err := c.CommitWorktree(r.Context(), r.PathValue("id"), req.Message)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return c.CommitWorktree(r.Context(), id, req.Message)
 }
 
-func (s *Server) removeWorktree(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.changesSvc()
-	if err != nil {
-		return err
-	}
+func (s *Server) removeWorktree(c Changes, w http.ResponseWriter, r *http.Request, id string) (any, error) {
 	var req conv.RemoveWorktreeRequest
 	if err := s.decode(w, r, &req); err != nil {
-		return err
+		return nil, err
 	}
-	if err := c.RemoveWorktree(r.Context(), r.PathValue("id"), req.Force); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return nil, c.RemoveWorktree(r.Context(), id, req.Force)
 }
