@@ -77,6 +77,9 @@ func (s *Service) noSnapshots(ctx context.Context, rec store.RunRecord) error {
 	if rec.ArchivedAt != nil {
 		return conv.Errorf(conv.EConflict, "this run's snapshots were dropped when it was archived")
 	}
+	if rec.Attached() {
+		return conv.Errorf(conv.EConflict, "lab did not start this run, so it has no snapshot of its folder from the start")
+	}
 	if _, err := gitsnap.Open(ctx, rec.Cwd); isNotRepo(err) {
 		return conv.Errorf(conv.EConflict, "changes need a git repository: %s is not in one", rec.Cwd)
 	}

@@ -147,13 +147,6 @@ func (s *Store) Size(ctx context.Context, id string) (int64, error) {
 	return strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
 }
 
-// Has reports whether the store (or the repository it borrows from)
-// still holds object id.
-func (s *Store) Has(ctx context.Context, id string) bool {
-	_, err := s.reader().run(ctx, "cat-file", "-e", id)
-	return err == nil
-}
-
 // LooksBinary reports whether b is binary by git's rule: a NUL byte in
 // its first 8000 bytes.
 func LooksBinary(b []byte) bool {

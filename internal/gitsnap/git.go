@@ -31,7 +31,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -133,12 +132,4 @@ func lines(b []byte, sep byte) []string {
 		return nil
 	}
 	return strings.Split(s, string(sep))
-}
-
-// CheckGit reports whether the git binary runs.
-func CheckGit(ctx context.Context) error {
-	if _, err := exec.LookPath("git"); err != nil {
-		return fmt.Errorf("git is not installed: %w", err)
-	}
-	return nil
 }

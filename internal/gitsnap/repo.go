@@ -46,9 +46,6 @@ func notRepo(err error) bool {
 	return strings.Contains(s, "not a git repository") || strings.Contains(s, "must be run in a work tree")
 }
 
-// Dir is the folder Open was given: Top joined with Prefix.
-func (r Repo) Dir() string { return filepath.Join(r.Top, filepath.FromSlash(r.Prefix)) }
-
 // pathspec is the run's folder as a literal pathspec from Top.
 func (r Repo) pathspec() string {
 	if r.Prefix == "" {

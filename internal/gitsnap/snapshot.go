@@ -30,9 +30,6 @@ type Store struct {
 // NewStore returns the store in dir (created on the first snapshot).
 func NewStore(dir string) *Store { return &Store{dir: dir} }
 
-// Dir is the store's folder.
-func (s *Store) Dir() string { return s.dir }
-
 func (s *Store) index() string   { return filepath.Join(s.dir, "index") }
 func (s *Store) objects() string { return filepath.Join(s.dir, "objects") }
 
