@@ -10,8 +10,9 @@
 // .gitignore respected, a submodule's folder kept as its commit), and
 // `git write-tree` writes the tree. New objects go into the store, which
 // borrows the repository's objects as an alternate (read-only) rather
-// than adding to them, so the operator's index, refs, reflogs, stash and
-// object store are all left as they were; the only trace is that git
+// than adding to them (and Git LFS's clean filter, which would store
+// large files under .git/lfs, is off), so the operator's index, refs,
+// reflogs, stash and object store are all left as they were; the only trace is that git
 // refreshes the mtime of an existing object it reuses (as any git command
 // that writes an object would), which keeps it from their `git gc --prune`
 // a while longer.

@@ -35,11 +35,18 @@ func (s *Store) objects() string { return filepath.Join(s.dir, "objects") }
 
 // writer runs git in the operator's working tree (top) with the store's
 // index and object store: what a snapshot writes goes to lab's store.
+// Git LFS's clean filter is turned off for it: it would store each
+// changed large file under the repository's .git/lfs; the snapshot takes
+// the file's content as it is instead.
 func (s *Store) writer(top string) gitCmd {
 	return gitCmd{dir: top, env: []string{
 		"GIT_INDEX_FILE=" + s.index(),
 		"GIT_OBJECT_DIRECTORY=" + s.objects(),
 		"GIT_LITERAL_PATHSPECS=1",
+		"GIT_CONFIG_COUNT=3",
+		"GIT_CONFIG_KEY_0=filter.lfs.clean", "GIT_CONFIG_VALUE_0=",
+		"GIT_CONFIG_KEY_1=filter.lfs.process", "GIT_CONFIG_VALUE_1=",
+		"GIT_CONFIG_KEY_2=filter.lfs.required", "GIT_CONFIG_VALUE_2=false",
 	}}
 }
 

@@ -31,6 +31,11 @@ func TestSnapshotLeavesGitStateAlone(t *testing.T) {
 	})
 	git(t, dir, "add", "staged.txt", "both.txt")
 	write(t, dir, map[string]string{"both.txt": "b3\n"})
+	// A large-file filter that stores content under .git (as Git LFS
+	// does), for files added after the seed: the snapshot must not run it.
+	git(t, dir, "config", "filter.lfs.clean", "sh -c 'cat > .git/lfs-stored; echo pointer'")
+	git(t, dir, "config", "filter.lfs.required", "true")
+	write(t, dir, map[string]string{".gitattributes": "*.big filter=lfs\n", "asset.big": "large content\n"})
 	before := gitState(t, dir)
 
 	s := NewStore(filepath.Join(t.TempDir(), "snap"))
@@ -42,6 +47,7 @@ func TestSnapshotLeavesGitStateAlone(t *testing.T) {
 	want := map[string]string{
 		".gitignore": "*.log\nbuild/\n", "tracked.txt": "one\ntwo\n", "staged.txt": "s2\n", "both.txt": "b3\n",
 		"new.txt": "untracked\n", "deep/a/b.txt": "nested untracked\n", "stashed.txt": "x\n",
+		".gitattributes": "*.big filter=lfs\n", "asset.big": "large content\n",
 	}
 	if len(got) != len(want) {
 		t.Errorf("snapshot holds %v; want %v", got, want)
