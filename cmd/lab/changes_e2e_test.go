@@ -218,6 +218,18 @@ func testServeChanges(t *testing.T, lab *labServer, s changesScript) {
 		t.Fatalf("changes of the removed worktree: %+v", c)
 	}
 
+	// Archived: its snapshots go, store and all.
+	var bulk conv.BulkResult
+	if code := lab.call("POST", "/api/v1/runs/archive", map[string][]string{"ids": {wt.ID}}, &bulk); code != 200 || len(bulk.Done) != 1 {
+		t.Fatalf("archive: status %d %+v", code, bulk)
+	}
+	if code, msg := lab.failure("GET", "/api/v1/runs/"+wt.ID+"/changes"); code != 409 || !strings.Contains(msg, "archived") {
+		t.Fatalf("changes of an archived run: %d %q", code, msg)
+	}
+	if _, err := os.Stat(filepath.Join(lab.state, "runs", wt.ID, "snapshots")); !os.IsNotExist(err) {
+		t.Fatalf("the archived run's snapshot store is still there: %v", err)
+	}
+
 	// A run in a folder outside git: a clear answer, not an empty list.
 	var outside conv.Run
 	if code := lab.call("POST", "/api/v1/runs", conv.StartRequest{Provider: s.provider, Cwd: claudetest.ShortTempDir(t, "plain")}, &outside); code != 201 {
