@@ -4,7 +4,8 @@
 // whose session died as ended, and on start-up adopts the runs still
 // alive, so a restart of lab never kills or loses one. The CLI's own files
 // stay the source of truth: the session and transcript come from the
-// run's side channel (its hook spool).
+// run's side channel (its hook spool). A run may work in a git worktree
+// of its own (worktree.go), which it commits and removes once ended.
 package runs
 
 import (
