@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"lab/internal/changes"
 	"lab/internal/chat"
 	"lab/internal/conv"
 	"lab/internal/httpapi"
@@ -16,6 +17,7 @@ type housekeeping struct {
 	rs  *runs.Service
 	svc *chat.Service
 	pub *httpapi.Broker
+	chg *changes.Service // archiving drops a run's snapshots
 }
 
 func (h housekeeping) Archived(ctx context.Context) ([]conv.Run, error) {
@@ -31,6 +33,11 @@ func (h housekeeping) SetArchived(ctx context.Context, ids []string, archived bo
 			}
 			res.Skipped = append(res.Skipped, conv.Skipped{ID: id, Reason: conv.MessageOf(err)})
 			continue
+		}
+		if archived && h.chg != nil {
+			if err := h.chg.Drop(ctx, id); err != nil {
+				return res, err
+			}
 		}
 		res.Done = append(res.Done, id)
 		h.pub.Publish(conv.Event{Type: conv.EventRunChanged, RunID: id, State: conv.StateEnded})

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"lab/internal/agent"
+	"lab/internal/changes"
 	"lab/internal/chat"
 	"lab/internal/claude"
 	"lab/internal/codex"
@@ -231,17 +232,29 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	}
 
 	providers := []agent.Provider{claude.New(), codexP}
+	var shelves []chat.Shelf
+	for _, p := range providers {
+		shelves = append(shelves, chat.Shelf{Provider: p.Info().Name, History: p.NewHistory(c.Home), NewFold: p.NewFold})
+	}
+	lib := chat.NewLibrary(shelves, func(ctx context.Context) map[string]chat.Owner {
+		return sessionOwners(ctx, db)
+	})
+	// Snapshots of runs' folders: the first as a run starts (before its
+	// CLI), then at each turn's end (told by the chat layer).
+	chg := changes.New(changes.Config{DB: db, Sessions: sessionsAdapter{lib}, Logger: log})
+	defer chg.Close()
 	rs, err := runs.New(db, runs.Config{
 		StateDir: c.StateDir,
 		Agents: []runs.Agent{
 			{Provider: providers[0], Bin: c.ClaudeBin},
 			{Provider: providers[1], Bin: c.CodexBin},
 		},
-		ExtraEnv:  extraEnv,
-		Home:      c.Home,
-		SeedTrust: c.SeedTrust,
-		UserHome:  c.UserHome,
-		Logger:    log,
+		ExtraEnv:    extraEnv,
+		Home:        c.Home,
+		SeedTrust:   c.SeedTrust,
+		UserHome:    c.UserHome,
+		Logger:      log,
+		BeforeSpawn: chg.Started,
 	})
 	if err != nil {
 		return err
@@ -266,13 +279,6 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	})
 	defer notifier.Close()
 	intents := chat.NewIntents()
-	var shelves []chat.Shelf
-	for _, p := range providers {
-		shelves = append(shelves, chat.Shelf{Provider: p.Info().Name, History: p.NewHistory(c.Home), NewFold: p.NewFold})
-	}
-	lib := chat.NewLibrary(shelves, func(ctx context.Context) map[string]chat.Owner {
-		return sessionOwners(ctx, db)
-	})
 	// Index the history in the background, so the first search is quick.
 	go lib.Warm(ctx)
 	svc, err := chat.NewService(ctx, chat.ServiceConfig{
@@ -284,6 +290,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Publish: publishers{broker, notifier},
 		Logger:  log,
 		Intents: intents.Lookup,
+		OnTurn:  chg.Turn,
 		Actions: func(r conv.Run, drv agent.Driver, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
 			return chat.NewActor(p, drv, pending, intents, chat.ActorOptions{})
 		},
@@ -323,7 +330,8 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	api, err := httpapi.New(httpapi.Config{
 		Providers: infos,
 		Store:     db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
-		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker}, Continuity: svc,
+		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker, chg: chg}, Continuity: svc,
+		Changes: changesAPI{chg: chg, rs: rs, pub: broker, log: log},
 		// The demo's browsers may subscribe at a local stand-in service.
 		Push:   &push.Service{DB: db, Keys: keys, Notifier: notifier, AllowHTTP: c.Demo},
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts, TrustedProxies: c.TrustedProxies,

@@ -53,6 +53,9 @@ type live struct {
 	syncedAt time.Time
 	// act is the run's activity beside the stream (progress.go).
 	act activity
+	// turns reports where the run's turns stand (turns.go); nil when
+	// nobody listens.
+	turns *turns
 
 	tail *tailer
 }
@@ -70,6 +73,22 @@ func newLive(runID string, side agent.Side, newFold func() agent.Fold, pane Pane
 
 // close stops tailing.
 func (l *live) close() { l.tail.Close() }
+
+// listenTurns has the run's turns reported to fn from now on; the run
+// started at since.
+func (l *live) listenTurns(since time.Time, fn TurnFunc) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.turns = &turns{runID: l.runID, since: since, report: fn}
+	l.turns.observe(l.view, l.state)
+}
+
+// endTurns reports that the run ended.
+func (l *live) endTurns() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.turns.end()
+}
 
 // refresh re-reads the spool and the transcript and publishes what changed.
 // It runs on the tailer's goroutine, and synchronously before requests
@@ -137,6 +156,7 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 	}
 	l.syncedAt = now
 	l.noteActivity(st, ch.Changed, now)
+	l.turns.observe(l.view, l.state)
 
 	n, pendingID, alert := 0, "", ""
 	if l.view != nil {

@@ -23,6 +23,9 @@ func (s *Service) Resume(ctx context.Context, runID string) (conv.Run, error) {
 	if r.SessionID == "" {
 		return conv.Run{}, conv.Errorf(conv.EConflict, "run %s never started a conversation, so there is nothing to resume", runID)
 	}
+	if w := r.Worktree; w != nil && w.Removed != nil {
+		return conv.Run{}, conv.Errorf(conv.EConflict, "run %s worked in a worktree lab has removed (its branch %s stays): there is no folder to resume in", runID, w.Branch)
+	}
 	return s.Start(ctx, conv.StartRequest{
 		Provider: r.Provider, Cwd: r.Cwd, Model: r.Model, PermissionMode: r.PermissionMode,
 		Resume: r.SessionID, Title: r.Title,

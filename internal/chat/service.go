@@ -60,6 +60,7 @@ type Service struct {
 	log       *slog.Logger
 	actions   ActionsFactory
 	intents   func(toolID string) (*conv.Outcome, bool)
+	onTurn    TurnFunc
 
 	mu      sync.Mutex
 	lives   map[string]*live
@@ -83,6 +84,9 @@ type ServiceConfig struct {
 	Intents func(toolID string) (*conv.Outcome, bool)
 	// SweepEvery is how often dead runs are looked for; default 2 s.
 	SweepEvery time.Duration
+	// OnTurn, when set, hears where each followed run's turns stand (the
+	// snapshots of a run's folder are taken as its turns end).
+	OnTurn TurnFunc
 }
 
 // NewService starts following every running run and sweeping for ended
@@ -96,7 +100,7 @@ func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
 	}
 	s := &Service{
 		runs: cfg.Runs, providers: map[string]agent.Provider{}, lib: cfg.Library, pub: cfg.Publish, log: cfg.Logger,
-		actions: cfg.Actions, intents: cfg.Intents,
+		actions: cfg.Actions, intents: cfg.Intents, onTurn: cfg.OnTurn,
 		lives: map[string]*live{}, drivers: map[string]agent.Driver{}, acts: map[string]Actions{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -151,7 +155,11 @@ func (s *Service) follow(r conv.Run) {
 		return
 	}
 	drv := p.NewDriver(r.CLIVersion)
-	s.lives[r.ID] = newLive(r.ID, side, p.NewFold, s.runs.Pane(r.ID), drv, s.intents, s.pub, s.log)
+	l := newLive(r.ID, side, p.NewFold, s.runs.Pane(r.ID), drv, s.intents, s.pub, s.log)
+	if s.onTurn != nil {
+		l.listenTurns(r.StartedAt, s.onTurn)
+	}
+	s.lives[r.ID] = l
 	s.drivers[r.ID] = drv
 }
 
@@ -201,6 +209,9 @@ func (s *Service) Sweep(ctx context.Context) {
 }
 
 func (s *Service) ended(id string) {
+	if l := s.liveOf(id); l != nil {
+		l.endTurns()
+	}
 	s.unfollow(id)
 	if s.pub != nil {
 		s.pub.Publish(conv.Event{Type: conv.EventRunChanged, RunID: id, State: conv.StateEnded})

@@ -310,6 +310,7 @@ func (f *Fold) toolUse(bl *foldBlock, t time.Time) {
 		Detail:          detail,
 		DetailTruncated: cut,
 		Status:          conv.ToolRunning,
+		Files:           foldToolFiles(name, bl.input),
 	}, t)
 }
 

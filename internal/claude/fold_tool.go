@@ -109,6 +109,23 @@ func foldToolSummary(name string, input []byte) string {
 	return foldkit.OneLine(s, foldkit.SummaryMax)
 }
 
+// foldToolFiles lists the files a call writes: the file tools' path.
+func foldToolFiles(name string, input []byte) []string {
+	var key string
+	switch name {
+	case "Write", "Edit", "MultiEdit":
+		key = "file_path"
+	case "NotebookEdit":
+		key = "notebook_path"
+	default:
+		return nil
+	}
+	if p := jsonscan.Str(jsonscan.Member(input, key)); p != "" {
+		return []string{p}
+	}
+	return nil
+}
+
 // foldToolDetail gives the input text a chip shows when expanded, where
 // the summary cannot hold it: a Bash command that is longer than one line
 // or than the summary, the content a Write puts in its file. It is cut to

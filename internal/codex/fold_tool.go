@@ -32,7 +32,26 @@ func (f *Fold) toolCall(id, name string, raw []byte, freeform bool, t time.Time)
 		Status:          conv.ToolRunning,
 		Detail:          detail,
 		DetailTruncated: cut,
+		Files:           toolFiles(name, raw, freeform),
 	}, t)
+}
+
+// toolFiles lists the files a call writes: a patch's.
+func toolFiles(name string, raw []byte, freeform bool) []string {
+	if name != ToolApplyPatch {
+		return nil
+	}
+	if freeform {
+		return patchFiles(jsonscan.Str(raw))
+	}
+	args, _ := jsonscan.String(raw)
+	o := []byte(args)
+	for _, k := range []string{"input", "patch"} {
+		if s := jsonscan.Str(jsonscan.Member(o, k)); s != "" {
+			return patchFiles(s)
+		}
+	}
+	return nil
 }
 
 // toolDetail gives the input text a chip shows when expanded, where the

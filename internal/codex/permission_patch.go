@@ -89,6 +89,19 @@ func ParsePatch(s string) []PatchFile {
 	return files
 }
 
+// patchFiles lists the files a patch writes (a move's both ends), in
+// order.
+func patchFiles(s string) []string {
+	var out []string
+	for _, f := range ParsePatch(s) {
+		out = append(out, f.Path)
+		if f.MoveTo != "" {
+			out = append(out, f.MoveTo)
+		}
+	}
+	return out
+}
+
 // patchSummary names what a patch does, one file after another: "Add
 // a.txt, Update b.go".
 func patchSummary(s string) string {

@@ -71,6 +71,10 @@ type ToolCall struct {
 	// Decision is how the operator decided the call's permission prompt,
 	// when it went through one (whoever answered: terminal or lab).
 	Decision *Decision `json:"decision,omitempty"`
+	// Files are the files the call writes, as the agent named them
+	// (absolute, or relative to the session's folder), when its input
+	// says; a shell command that writes files names none.
+	Files []string `json:"files,omitempty"`
 }
 
 // Decision is the recorded answer to a tool's permission prompt.

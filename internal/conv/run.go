@@ -38,6 +38,9 @@ type Run struct {
 	// SeenAt is how far the operator has read the run: when a page last
 	// had its chat on screen (or its last activity, if that was later).
 	SeenAt *time.Time `json:"seen_at,omitempty"`
+	// Worktree is the git worktree the run works in, when it asked for
+	// one (its Cwd is inside it).
+	Worktree *Worktree `json:"worktree,omitempty"`
 }
 
 // Attachment is how lab reaches a CLI process it did not start.
@@ -63,6 +66,9 @@ type StartRequest struct {
 	// Title replaces the default title (the first prompt, else the
 	// folder name).
 	Title string `json:"title,omitempty"`
+	// Worktree runs the agent in a new git worktree of Cwd's repository,
+	// on a new branch from its current HEAD, instead of in Cwd itself.
+	Worktree bool `json:"worktree,omitempty"`
 }
 
 // Session is an agent conversation on disk, run by lab or not.

@@ -57,6 +57,8 @@ var scenarios = []scenario{
 	{fakeapi.Info("bash", "runs `echo lab-bash-ok` with exec_command inside the sandbox, then replies with the output", ""), bashTurns},
 	{fakeapi.Info("permission", "exec_command that asks to run outside the sandbox (an approval prompt), then replies with the output", ""), permissionTurns},
 	{fakeapi.Info("edit", "apply_patch adding a file beside the workspace (an approval prompt), then replies with the output", ""), editTurns},
+	{fakeapi.Info("write", "apply_patch adding lab-write.txt in the workspace (no approval in the workspace sandbox), then replies with the output", ""), writeTurns},
+	{fakeapi.Info("change", "apply_patch changing \"hello\" to \"hello, edited\" in lab-edit.txt in the workspace (the file must exist and hold \"hello\"), then replies with the output", ""), changeTurns},
 	{fakeapi.Info("todo", "update_plan with a three-step checklist, then a text reply", ""), todoTurns},
 	{fakeapi.Info("single", "request_user_input with one question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""), singleTurns},
 	{fakeapi.Info("form", "request_user_input with two questions (Color, Size); then echoes the answers", ""), formTurns},
@@ -174,6 +176,46 @@ func editTurns(c *call) []turn {
 	}
 	return []turn{
 		{text("I will add a file."), outItem{kind: "custom_tool_call", name: ToolApplyPatch, text: EditPatch(EditTarget(cwd))}},
+		echoTurn(c),
+	}
+}
+
+// WriteFile and ChangeFile are the files the write and change scenarios
+// patch, in the workspace; ChangeBefore is the line the change scenario
+// replaces with ChangeAfter.
+const (
+	WriteFile    = "lab-write.txt"
+	WriteBody    = "first line\nsecond line\n"
+	ChangeFile   = "lab-edit.txt"
+	ChangeBefore = "hello"
+	ChangeAfter  = "hello, edited"
+)
+
+// workspaceFile is name in the CLI's working directory, absolute when
+// the request says where that is.
+func (c *call) workspaceFile(name string) string {
+	if m := cwdRE.FindStringSubmatch(c.req.Text("user")); m != nil {
+		return path.Join(m[1], name)
+	}
+	return name
+}
+
+func writeTurns(c *call) []turn {
+	patch := "*** Begin Patch\n*** Add File: " + c.workspaceFile(WriteFile) + "\n"
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(WriteBody, "\n"), "\n") {
+		patch += "+" + strings.TrimSuffix(l, "\n") + "\n"
+	}
+	patch += "*** End Patch\n"
+	return []turn{
+		{text("I will create a file."), outItem{kind: "custom_tool_call", name: ToolApplyPatch, text: patch}},
+		echoTurn(c),
+	}
+}
+
+func changeTurns(c *call) []turn {
+	patch := "*** Begin Patch\n*** Update File: " + c.workspaceFile(ChangeFile) + "\n@@\n-" + ChangeBefore + "\n+" + ChangeAfter + "\n*** End Patch\n"
+	return []turn{
+		{text("I will edit the file."), outItem{kind: "custom_tool_call", name: ToolApplyPatch, text: patch}},
 		echoTurn(c),
 	}
 }

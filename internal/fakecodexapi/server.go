@@ -16,6 +16,8 @@
 //	lab:bash        exec_command `echo lab-bash-ok` (runs in the sandbox), then the output echoed
 //	lab:permission  exec_command asking for escalation: an approval prompt
 //	lab:edit        apply_patch adding a file outside the workspace: an approval prompt
+//	lab:write       apply_patch adding lab-write.txt in the workspace (no approval)
+//	lab:change      apply_patch changing "hello" in the workspace's lab-edit.txt
 //	lab:todo        update_plan with three steps
 //	lab:single      request_user_input, one question
 //	lab:form        request_user_input, two questions

@@ -137,6 +137,8 @@ func TestScenarioFirstTurns(t *testing.T) {
 		{"lab:bash", "bash", "function_call", "exec_command", `"cmd":"echo lab-bash-ok"`},
 		{"lab:permission", "permission", "function_call", "exec_command", `"sandbox_permissions":"require_escalated"`},
 		{"lab:edit", "edit", "custom_tool_call", "apply_patch", "*** Add File: /tmp/lab/lab-edit-probe.txt\n+hello from lab"},
+		{"lab:write", "write", "custom_tool_call", "apply_patch", "*** Add File: /tmp/lab/work/lab-write.txt\n+first line\n+second line\n*** End Patch"},
+		{"lab:change", "change", "custom_tool_call", "apply_patch", "*** Update File: /tmp/lab/work/lab-edit.txt\n@@\n-hello\n+hello, edited\n"},
 		{"lab:todo", "todo", "function_call", "update_plan", `"status":"in_progress","step":"Print it"`},
 		{"lab:single", "single", "function_call", "request_user_input", `"header":"Database"`},
 		{"lab:form please", "form", "function_call", "request_user_input", `"header":"Size"`},

@@ -115,7 +115,7 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 		t.Fatal(err)
 	}
 	cfg := Config{
-		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Folders: lister, Housekeeping: h.runs, Continuity: h.runs, Push: pusher,
+		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Folders: lister, Housekeeping: h.runs, Continuity: h.runs, Push: pusher, Changes: &fakeChanges{},
 		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:    clk.Now,
 		// Generous limits: only the rate-limit test wants to hit them.

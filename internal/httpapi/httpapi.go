@@ -37,6 +37,9 @@ type Config struct {
 	// Continuity resumes sessions and attaches to CLI processes lab did
 	// not start; nil answers with 503.
 	Continuity Continuity
+	// Changes answers what runs changed in their folders and commits and
+	// removes worktrees; nil answers with 503.
+	Changes Changes
 
 	// Broker fans events out to SSE clients; nil makes one. Pass your own
 	// to publish before the server exists.

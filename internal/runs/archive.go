@@ -43,5 +43,6 @@ func (s *Service) ListArchived(ctx context.Context) ([]conv.Run, error) {
 	for _, rec := range recs {
 		out = append(out, s.view(ctx, rec))
 	}
+	s.dressWorktrees(ctx, out)
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 
 	"lab/internal/agent"
 	"lab/internal/conv"
+	"lab/internal/store"
 )
 
 // Config says where runs live and how the CLI is started. Every field is
@@ -48,8 +50,13 @@ type Config struct {
 	// OnChange, when set, is called (without locks held) with the id of a
 	// run that started, stopped or was found ended.
 	OnChange func(runID string)
-	Logger   *slog.Logger
-	Now      func() time.Time
+	// BeforeSpawn, when set, is called with a new run's record once it is
+	// recorded and before its CLI starts: the changes layer snapshots the
+	// run's folder there, before the agent can touch it. It cannot fail
+	// the start.
+	BeforeSpawn func(ctx context.Context, rec store.RunRecord)
+	Logger      *slog.Logger
+	Now         func() time.Time
 }
 
 // DefaultConfig is the configuration for the current user with trust

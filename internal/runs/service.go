@@ -4,7 +4,8 @@
 // whose session died as ended, and on start-up adopts the runs still
 // alive, so a restart of lab never kills or loses one. The CLI's own files
 // stay the source of truth: the session and transcript come from the
-// run's side channel (its hook spool).
+// run's side channel (its hook spool). A run may work in a git worktree
+// of its own (worktree.go), which it commits and removes once ended.
 package runs
 
 import (
@@ -73,8 +74,8 @@ func (s *Service) Config() Config { return s.cfg }
 // session id and transcript appear on the run once its side channel has
 // them. Returns conv.EInvalid (or ETooLarge) for bad input,
 // conv.EUnavailable when the CLI or tmux is missing or broken.
-func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, error) {
-	req, err := validate(req, s.cfg.UserHome)
+func (s *Service) Start(ctx context.Context, req conv.StartRequest) (_ conv.Run, err error) {
+	req, err = validate(req, s.cfg.UserHome)
 	if err != nil {
 		return conv.Run{}, err
 	}
@@ -107,6 +108,32 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 	}
 
 	id := newID()
+	// A title given is kept whole (the API bounds it); only one made from
+	// the prompt is cut.
+	title := strings.TrimSpace(req.Title)
+	if title == "" {
+		title = promptTitle(req.Prompt)
+	}
+	wt, inWorktree := s.worktreeFor(ctx, req.Cwd)
+	if req.Worktree {
+		if req.Resume != "" {
+			return conv.Run{}, conv.Errorf(conv.EInvalid, "a resumed run works where its session did: ask for a worktree with a new run")
+		}
+		if inWorktree {
+			return conv.Run{}, conv.Errorf(conv.EInvalid, "%s is already in the worktree of run %s (branch %s)", req.Cwd, wt.RunID, wt.Branch)
+		}
+		var dir string
+		if wt, dir, err = s.newWorktree(ctx, id, req.Cwd, title); err != nil {
+			return conv.Run{}, err
+		}
+		inWorktree, req.Cwd = true, dir
+		defer func() {
+			if err != nil { // the run never started: its worktree goes
+				s.dropWorktree(wt.Repo, wt.Path, wt.Branch)
+				s.db.MarkWorktreeRemoved(context.WithoutCancel(ctx), wt.Path, s.cfg.Now())
+			}
+		}()
+	}
 	rec := store.RunRecord{
 		ID: id, Provider: info.Name, Cwd: req.Cwd, Prompt: req.Prompt, Model: req.Model, PermissionMode: req.PermissionMode,
 		CLIVersion: version, Bin: bin, TmuxSession: "lab-" + id,
@@ -116,12 +143,7 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 	// transcript); recording it now makes a second resume of it a conflict
 	// before the CLI is even up.
 	rec.SessionID = req.Resume
-	// A title given is kept whole (the API bounds it); only one made from
-	// the prompt is cut.
-	rec.Title, rec.TitleAuto = strings.TrimSpace(req.Title), false
-	if rec.Title == "" {
-		rec.Title = promptTitle(req.Prompt)
-	}
+	rec.Title, rec.TitleAuto = title, false
 	if rec.Title == "" {
 		rec.Title, rec.TitleAuto = filepath.Base(req.Cwd), true
 	}
@@ -147,6 +169,15 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 	}()
 	if err := s.db.CreateRun(ctx, rec); err != nil {
 		return conv.Run{}, err
+	}
+	if inWorktree {
+		wt.RunID = id
+		if err := s.db.SetWorktree(ctx, wt); err != nil {
+			return conv.Run{}, err
+		}
+	}
+	if s.cfg.BeforeSpawn != nil {
+		s.cfg.BeforeSpawn(ctx, rec)
 	}
 	env := make(map[string]string, len(s.cfg.ExtraEnv)+len(cmd.Env))
 	for k, v := range s.cfg.ExtraEnv {
@@ -245,7 +276,11 @@ func (s *Service) Get(ctx context.Context, id string) (conv.Run, error) {
 	if err != nil {
 		return conv.Run{}, err
 	}
-	return s.view(ctx, rec), nil
+	run := s.view(ctx, rec)
+	if w, ok, err := s.db.RunWorktree(ctx, id); err == nil && ok {
+		run.Worktree = worktreeView(w)
+	}
+	return run, nil
 }
 
 // List returns every run, newest first.
@@ -258,6 +293,7 @@ func (s *Service) List(ctx context.Context) ([]conv.Run, error) {
 	for _, rec := range recs {
 		out = append(out, s.view(ctx, rec))
 	}
+	s.dressWorktrees(ctx, out)
 	return out, nil
 }
 

@@ -30,6 +30,8 @@ export interface ToolCall {
   /** The input's main text where `input` (one line) cuts it: a long command, a written file's content. */
   detail?: string;
   detail_truncated?: boolean;
+  /** The files the call writes, as the agent named them. */
+  files?: string[];
 }
 
 export interface Lifecycle {
@@ -179,6 +181,23 @@ export interface Run {
   preview?: string;
   /** How far the operator has read the run (a page showed its chat). */
   seen_at?: string;
+  /** The git worktree the run works in, when it asked for one. */
+  worktree?: Worktree;
+}
+
+/** Worktree (conv.Worktree): the run's own git worktree and branch. */
+export interface Worktree {
+  path: string;
+  branch: string;
+  /** The commit the branch was made from, and the branch HEAD was on then. */
+  base: string;
+  base_ref?: string;
+  /** The repository's main working tree. */
+  repo: string;
+  /** When lab removed the worktree (the branch stays). */
+  removed_at?: string;
+  /** The command that merges the branch. */
+  merge: string;
 }
 
 /** Attachment (conv.Attachment): how lab reaches a process it did not start. */
@@ -251,6 +270,8 @@ export interface StartRequest {
   prompt?: string;
   model?: string;
   permission_mode?: string;
+  /** Work in a new git worktree of the folder's repository, on a branch of its own. */
+  worktree?: boolean;
 }
 
 export interface Session {
@@ -394,7 +415,8 @@ export function setCSRF(token: string | undefined): void {
   csrf = token ?? "";
 }
 
-async function call<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, keepalive = false): Promise<T> {
+/** call is the one fetch wrapper: JSON in and out, the CSRF header on writes, ApiError on failure. */
+export async function call<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, keepalive = false): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (method !== "GET") {
     headers["X-CSRF-Token"] = csrf;

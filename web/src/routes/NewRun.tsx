@@ -29,6 +29,7 @@ export function NewRun() {
   const [prompt, setPrompt] = createSignal("");
   const [model, setModel] = createSignal("");
   const [mode, setMode] = createSignal("");
+  const [worktree, setWorktree] = createSignal(false);
   const [providers, setProviders] = createSignal<ProviderInfo[]>([]);
   const [provider, setProvider] = createSignal("");
   const current = () => providers().find((p) => p.name === provider()) ?? providers()[0] ?? unknownProvider;
@@ -86,6 +87,7 @@ export function NewRun() {
         model: model().trim() || undefined,
         permission_mode: mode() || undefined,
         provider: current().name || undefined,
+        worktree: worktree() || undefined,
       });
       remember(cwd().trim());
       navigate(`/runs/${encodeURIComponent(run.id)}`, true);
@@ -134,6 +136,13 @@ export function NewRun() {
             </fieldset>
           </Show>
           <FolderPicker value={cwd()} onChange={setCwd} />
+          <label style={{ "flex-direction": "row", "align-items": "center", "min-height": "44px" }}>
+            <input type="checkbox" name="worktree" checked={worktree()} onChange={(e) => setWorktree(e.currentTarget.checked)} />
+            <span>
+              Work in a new worktree
+              <span class="muted small"> (git: a branch lab/… of its own)</span>
+            </span>
+          </label>
           <label>
             First prompt
             <textarea name="prompt" rows={5} value={prompt()} onInput={(e) => setPrompt(e.currentTarget.value)} placeholder="What should the agent do?" />

@@ -4,6 +4,7 @@
 
 import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import { api, type Run } from "../api";
+import { changesSheet, loadChangesSheet } from "../changes/lazy";
 import { ChatPane } from "../components/ChatPane";
 import { CliNote } from "../components/CliVersion";
 import { Composer } from "../components/Composer";
@@ -22,12 +23,14 @@ import { lastSeq } from "../lib/merge";
 import { providerLabel } from "../providers";
 import { trackSeen } from "../seen";
 
+
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
   const queue = createReplyQueue(conv);
   const [run, setRun] = createSignal<Run | null>(null);
   const [confirming, setConfirming] = createSignal(false);
   const [stopError, setStopError] = createSignal("");
+  const [changes, setChanges] = createSignal(false);
   let showCard = () => {};
 
   async function loadRun() {
@@ -62,6 +65,19 @@ export function RunChat(props: { id: string }) {
     }
   }
 
+  /** sendReply shows the reply at once; the bubble goes when the transcript has it, or now if it failed (the sender keeps the text). */
+  async function sendReply(t: string) {
+    const q = queue.add(t);
+    try {
+      await api.reply(props.id, t);
+    } catch (e) {
+      queue.remove(q);
+      throw e;
+    } finally {
+      conv.refresh(); // also tells the banner when lab is unreachable
+    }
+  }
+
   const screen = () => (
     <div class="screen chat-screen">
       <Header
@@ -91,6 +107,16 @@ export function RunChat(props: { id: string }) {
           </>
         }
       >
+        <button
+          class="btn"
+          onClick={() => {
+            setChanges(true);
+            loadChangesSheet().catch(() => setStopError("Could not load the changes view: is lab reachable?"));
+          }}
+          data-action="changes"
+        >
+          Changes
+        </button>
         <Show when={state() !== "ended"}>
           <button class="btn danger" onClick={() => setConfirming(!confirming())} aria-expanded={confirming()} data-action="stop">
             {attached() ? "Detach" : "Stop"}
@@ -98,6 +124,14 @@ export function RunChat(props: { id: string }) {
         </Show>
       </Header>
       <CliNote run={run()} />
+      <Show when={run()?.worktree}>
+        {(w) => (
+          <div class="muted small" style={{ padding: "2px 16px", "border-bottom": "1px solid var(--line)", "overflow-wrap": "anywhere" }} data-branch-strip>
+            ⎇ {w().branch}
+            {w().removed_at ? " (worktree removed)" : ""}
+          </div>
+        )}
+      </Show>
       <Show when={confirming()}>
         <div class="confirm" role="alertdialog" aria-label={attached() ? "Detach from this session?" : "Stop this run?"}>
           <span class="grow">
@@ -143,19 +177,7 @@ export function RunChat(props: { id: string }) {
           <Composer
             state={state()}
             pending={!!conv.pending()}
-            onReply={async (t) => {
-              // Shown at once; the bubble goes when the transcript has it,
-              // or now if the reply failed (the composer keeps the text).
-              const q = queue.add(t);
-              try {
-                await api.reply(props.id, t);
-              } catch (e) {
-                queue.remove(q);
-                throw e;
-              } finally {
-                conv.refresh(); // also tells the banner when lab is unreachable
-              }
-            }}
+            onReply={sendReply}
             onInterrupt={async () => {
               await api.interrupt(props.id);
               conv.refresh();
@@ -164,6 +186,20 @@ export function RunChat(props: { id: string }) {
           />
         </Match>
       </Switch>
+      <Show when={changes() && changesSheet()}>
+        {(sheet) => {
+          const Sheet = sheet();
+          return (
+            <Sheet
+              runId={props.id}
+              run={run()}
+              onReply={state() === "ended" || attached()?.read_only ? undefined : sendReply}
+              onClose={() => setChanges(false)}
+              onChanged={loadRun}
+            />
+          );
+        }}
+      </Show>
     </div>
   );
   return (

@@ -6,6 +6,7 @@
 
 import { createSignal, onMount, Show } from "solid-js";
 import { api, type Session } from "../api";
+import { changesSheet, loadChangesSheet } from "../changes/lazy";
 import { ChatPane } from "../components/ChatPane";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
@@ -15,11 +16,13 @@ import { historyBack } from "../lib/lastsearch";
 import { providerLabel } from "../providers";
 import { linkHandler, navigate } from "../router";
 
+
 export function SessionChat(props: { id: string }) {
   const conv = createConversation({ fetch: (q) => api.sessionMessages(props.id, q) });
   const [session, setSession] = createSignal<Session | null>(null);
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal("");
+  const [changes, setChanges] = createSignal(false);
   onMount(async () => {
     try {
       setSession(await api.session(props.id));
@@ -59,7 +62,18 @@ export function SessionChat(props: { id: string }) {
               {heading().sub}
             </>
           }
-        />
+        >
+          <button
+            class="btn"
+            onClick={() => {
+              setChanges(true);
+              loadChangesSheet().catch(() => setError("Could not load the files view: is lab reachable?"));
+            }}
+            data-action="changes"
+          >
+            Files
+          </button>
+        </Header>
         <Show when={conv.error()}>
           <p class="error banner" role="alert" data-banner>
             {conv.offline() ? "Offline: cannot reach the lab server." : conv.error()}
@@ -90,6 +104,12 @@ export function SessionChat(props: { id: string }) {
             </Show>
           </div>
         </footer>
+        <Show when={changes() && changesSheet()}>
+          {(sheet) => {
+            const Sheet = sheet();
+            return <Sheet sessionId={props.id} onClose={() => setChanges(false)} />;
+          }}
+        </Show>
       </div>
     </Show>
   );
