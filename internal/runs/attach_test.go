@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"lab/internal/claudetest"
+	"lab/internal/clitest"
 	"lab/internal/conv"
 	"lab/internal/tmux"
 )
@@ -42,6 +43,13 @@ func operatorProcess(t *testing.T, home, cwd string) (ops *tmux.Server, pid int)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Until the pane's process has exec'd sleep, /proc shows it with the
+	// tmux server's environment, which has no TMUX: under load a read in
+	// that window saw "not in tmux". The operator's CLI is long past it.
+	clitest.Poll(t, 10*time.Second, "the pane's process to be sleep", func() bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		return err == nil && strings.HasPrefix(string(b), "sleep\x00")
+	})
 	pane, _ := ops.PaneID(ctx, "ops")
 	entry := map[string]any{"pid": pid, "sessionId": "5e55a0b1-0000-4000-8000-000000000001", "cwd": cwd, "version": "2.1.328",
 		"kind": "interactive", "tmux": "ops:@0." + pane, "status": "idle", "procStart": procStart(t, pid),
