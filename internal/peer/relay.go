@@ -47,6 +47,15 @@ func (h *Hub) Relay(w http.ResponseWriter, r *http.Request, peer, path string) e
 	if rem == nil {
 		return conv.Errorf(conv.ENotFound, "no machine named %q", peer)
 	}
+	// A relayed stream ends when the hub closes (lab shutting down), as
+	// its own event streams do.
+	h.mu.Lock()
+	life := h.ctx
+	h.mu.Unlock()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	defer context.AfterFunc(life, cancel)()
+	r = r.WithContext(ctx)
 	var failure error
 	p := &httputil.ReverseProxy{
 		Transport: h.cfg.Transport,
