@@ -18,6 +18,7 @@ import { subscribe } from "../events";
 import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
 import { providerLabel } from "../providers";
+import { manyMachines } from "../machines";
 
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
@@ -67,6 +68,12 @@ export function RunChat(props: { id: string }) {
           <>
             <Show when={state()}>
               <AttentionBadge run={{ state: state()!, pending: !!conv.pending() }} />{" "}
+            </Show>
+            <Show when={manyMachines() && run()?.machine}>
+              <span class="machine" data-machine={run()!.machine}>
+                {run()!.machine}
+              </span>{" "}
+              ·{" "}
             </Show>
             <Show when={run()?.provider}>
               <span class="provider" data-provider={run()!.provider}>

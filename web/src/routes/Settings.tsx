@@ -1,13 +1,16 @@
 // Settings: push notifications. This browser can be turned on (named, so
 // the list says which phone is which); every subscribed device is listed
-// with what it is told about, a test button and a remove button.
+// with what it is told about, a test button and a remove button. Below,
+// the other machines whose runs this lab shows (a chunk of its own).
 
-import { createSignal, For, onMount, Show } from "solid-js";
+import { createSignal, For, lazy, onMount, Show, Suspense } from "solid-js";
 import { api, type PushDevice, type PushOptions } from "../api";
 import { Header } from "../components/Header";
 import { defaultDeviceName } from "../lib/device";
 import { ago } from "../lib/format";
 import { disablePush, enablePush, myDeviceId, pushSupported } from "../push";
+
+const Peers = lazy(() => import("../components/Peers"));
 
 const optionRows: { key: keyof PushOptions; label: string; hint: string }[] = [
   { key: "blocked", label: "When a run is blocked", hint: "a question, plan or permission prompt waits" },
@@ -166,6 +169,9 @@ export function Settings() {
             </Show>
           </Show>
         </section>
+        <Suspense fallback={<p class="muted pad">Loading…</p>}>
+          <Peers />
+        </Suspense>
       </main>
     </div>
   );
