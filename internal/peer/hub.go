@@ -283,14 +283,18 @@ func (h *Hub) Add(ctx context.Context, p store.Peer) (conv.Machine, error) {
 		return conv.Machine{}, err
 	}
 	p.URL = u.String()
-	if err := Probe(ctx, h.client, p); conv.KindOf(err) == conv.EInvalid {
-		return conv.Machine{}, err
+	probe := Probe(ctx, h.client, p)
+	if conv.KindOf(probe) == conv.EInvalid {
+		return conv.Machine{}, probe
 	}
 	if _, err := h.cfg.DB.AddPeer(ctx, p); err != nil {
 		return conv.Machine{}, err
 	}
 	h.sync(ctx)
 	if r := h.remote(p.Name); r != nil {
+		if probe == nil {
+			h.reached(r) // it just answered
+		}
 		return r.machine(), nil
 	}
 	return conv.Machine{}, conv.Errorf(conv.EInternal, "peer %q was stored but is not followed", p.Name)
