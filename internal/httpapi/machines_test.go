@@ -227,6 +227,27 @@ func (rc *record) wrap(next http.Handler) http.Handler {
 			w.Header().Set("Retry-After", "7")
 			w.WriteHeader(http.StatusAccepted)
 			fmt.Fprint(w, `{"id":"x","run_id":"r1","machine":"peer-host","n":1,"items":[{"id":"c1","session_id":"","deep":{"id":"no"}},"s",{"machine":"m"}],"obj":{"id":"no"}}`)
+		case "/api/v1/runs/r1/ws":
+			// An upgrade: echo each line back, upper-cased, until EOF.
+			if r.Header.Get("Upgrade") != "websocket" || r.Header.Get("Sec-WebSocket-Key") == "" {
+				http.Error(w, "want an upgrade", http.StatusBadRequest)
+				return
+			}
+			conn, brw, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+			fmt.Fprint(brw, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ok\r\n\r\n")
+			brw.Flush()
+			for {
+				line, err := brw.ReadString('\n')
+				if err != nil {
+					return
+				}
+				fmt.Fprint(brw, strings.ToUpper(line))
+				brw.Flush()
+			}
 		case "/api/v1/runs/r1/tail":
 			w.Header().Set("Content-Type", "text/event-stream")
 			fmt.Fprint(w, "event: line\ndata: one\n\n")
@@ -295,6 +316,24 @@ func TestRelayForwardsAnyEndpointWithOnlyThePeersToken(t *testing.T) {
 	close(rc.release)
 	if f, _ := next(t, frames); f.data != "two" {
 		t.Fatalf("second event %+v", f)
+	}
+
+	// An upgraded connection (a terminal, say) is passed through both ways.
+	conn, err := net.Dial("tcp", hub.ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /api/v1/runs/a~r1/ws HTTP/1.1\r\nHost: %s\r\nCookie: %s=%s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: k\r\nSec-WebSocket-Version: 13\r\n\r\n",
+		hub.ts.Listener.Addr(), SessionCookie, cookie)
+	br := bufio.NewReader(conn)
+	up, err := http.ReadResponse(br, nil)
+	if err != nil || up.StatusCode != http.StatusSwitchingProtocols || up.Header.Get("Sec-WebSocket-Accept") != "ok" {
+		t.Fatalf("upgrade through the hub: %v %+v", err, up)
+	}
+	fmt.Fprint(conn, "ls -la\n")
+	if line, err := br.ReadString('\n'); err != nil || line != "LS -LA\n" {
+		t.Fatalf("echo through the hub: %q %v", line, err)
 	}
 }
 

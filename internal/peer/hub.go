@@ -261,8 +261,11 @@ func (h *Hub) failed(r *remote, err error) {
 	}
 	status, msg := conv.MachineUnreachable, unreachableText(r.name, err)
 	var pe *peerError
-	if errors.As(err, &pe) && pe.status == http.StatusUnauthorized {
+	switch {
+	case errors.As(err, &pe) && pe.status == http.StatusUnauthorized:
 		status, msg = conv.MachineRevoked, revokedText(r.name, pe.msg)
+	case errors.As(err, &pe):
+		msg = pe.Error() // it answered, but not as a lab would: a proxy's error page, say
 	}
 	if r.reach.fail(status, msg, h.cfg.Now()) {
 		h.log.Warn("peers: machine "+status, "peer", r.name, "err", msg)

@@ -25,7 +25,7 @@ var (
 	}
 	responseHeaders = []string{
 		"Content-Type", "Content-Length", "Content-Disposition", "Content-Range", "Accept-Ranges",
-		"Retry-After", "Cache-Control", "ETag", "Last-Modified", "X-Accel-Buffering",
+		"Retry-After", "Allow", "Cache-Control", "ETag", "Last-Modified", "X-Accel-Buffering",
 		"Connection", "Upgrade", "Sec-WebSocket-Accept", "Sec-WebSocket-Protocol", "Sec-WebSocket-Extensions",
 	}
 )
@@ -65,8 +65,8 @@ func (h *Hub) Relay(w http.ResponseWriter, r *http.Request, peer, path string) e
 			pr.Out.Host = ""
 			hd := http.Header{}
 			for _, k := range requestHeaders {
-				if v, ok := pr.In.Header[k]; ok {
-					hd[k] = v
+				if v, ok := pr.In.Header[http.CanonicalHeaderKey(k)]; ok {
+					hd[http.CanonicalHeaderKey(k)] = v
 				}
 			}
 			for _, k := range []string{"Connection", "Upgrade"} {
@@ -86,8 +86,8 @@ func (h *Hub) Relay(w http.ResponseWriter, r *http.Request, peer, path string) e
 			h.reached(rem)
 			keep := http.Header{}
 			for _, k := range responseHeaders {
-				if v, ok := res.Header[k]; ok {
-					keep[k] = v
+				if v, ok := res.Header[http.CanonicalHeaderKey(k)]; ok {
+					keep[http.CanonicalHeaderKey(k)] = v
 				}
 			}
 			res.Header = keep
