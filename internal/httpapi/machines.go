@@ -172,15 +172,6 @@ func (s *Server) localMachine() conv.Machine {
 	return conv.Machine{Name: s.cfg.Machine, Local: true, Status: conv.MachineOK}
 }
 
-// machinesFor lists this lab and, when the request merges peers, them.
-func (s *Server) machinesFor(r *http.Request) []conv.Machine {
-	out := []conv.Machine{s.localMachine()}
-	if ps := s.peersFor(r); ps != nil {
-		out = append(out, ps.Machines()...)
-	}
-	return out
-}
-
 // Local runs, sessions and processes carry this lab's name.
 
 func (s *Server) stampRuns(runs []conv.Run) []conv.Run {
