@@ -38,27 +38,9 @@ func runPeer(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("peer", "add NAME URL | list | remove NAME [--state-dir D] [--allow-http]", peerAbout, env)
 	stateFlag := fs.String("state-dir", "", "state directory (default $LAB_STATE_DIR or ~/.local/state/lab)")
 	allowHTTP := fs.Bool("allow-http", false, "allow plain http to a host that is not loopback (a private network you trust: the token crosses it in clear)")
-	if wantsHelp(args) {
-		fs.SetOutput(env.Stdout)
-	}
-	pos, err := parseInterspersed(fs, args)
+	verb, rest, err := parseAction(fs, "peer", []action{{"add", 2}, {"list", 0}, {"remove", 1}}, args, env)
 	if err != nil {
 		return err
-	}
-	if len(pos) == 0 {
-		fs.Usage()
-		return errors.New("peer: want add, list or remove")
-	}
-	verb, rest := pos[0], pos[1:]
-	want := map[string]int{"add": 2, "list": 0, "remove": 1}
-	n, ok := want[verb]
-	if !ok {
-		fs.Usage()
-		return fmt.Errorf("peer: unknown action %q", verb)
-	}
-	if len(rest) != n {
-		fs.Usage()
-		return fmt.Errorf("peer %s: want %d argument(s), got %d", verb, n, len(rest))
 	}
 	dir, err := StateDir(*stateFlag, env.Getenv)
 	if err != nil {

@@ -34,27 +34,9 @@ func runToken(ctx context.Context, args []string, env Env) error {
 	stateFlag := fs.String("state-dir", "", "state directory (default $LAB_STATE_DIR or ~/.local/state/lab)")
 	create := fs.Bool("create", false, "create the database when there is none in the state directory")
 	relay := fs.Bool("relay", false, "create: a relay token for a hub, limited to what a hub relays (not tokens, peers, push devices or the login)")
-	if wantsHelp(args) {
-		fs.SetOutput(env.Stdout)
-	}
-	pos, err := parseInterspersed(fs, args)
+	verb, rest, err := parseAction(fs, "token", []action{{"create", 1}, {"list", 0}, {"revoke", 1}}, args, env)
 	if err != nil {
 		return err
-	}
-	if len(pos) == 0 {
-		fs.Usage()
-		return fmt.Errorf("token: want create, list or revoke")
-	}
-	verb, rest := pos[0], pos[1:]
-	want := map[string]int{"create": 1, "list": 0, "revoke": 1}
-	n, ok := want[verb]
-	if !ok {
-		fs.Usage()
-		return fmt.Errorf("token: unknown action %q", verb)
-	}
-	if len(rest) != n {
-		fs.Usage()
-		return fmt.Errorf("token %s: want %d argument(s), got %d", verb, n, len(rest))
 	}
 	dir, err := StateDir(*stateFlag, env.Getenv)
 	if err != nil {

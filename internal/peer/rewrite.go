@@ -75,12 +75,7 @@ func (w *rewriter) space() {
 // top says it is the answer's own object, whose arrays' objects are
 // rewritable too.
 func (w *rewriter) object(rewritable, top bool) error {
-	w.out = append(w.out, '{')
-	w.i++
-	w.space()
-	if w.i < len(w.in) && w.in[w.i] == '}' {
-		w.out = append(w.out, '}')
-		w.i++
+	if w.open('}') {
 		return nil
 	}
 	for {
@@ -114,23 +109,8 @@ func (w *rewriter) object(rewritable, top bool) error {
 		default:
 			err = w.copyValue(1)
 		}
-		if err != nil {
+		if more, err := w.next(err, '}'); !more {
 			return err
-		}
-		w.space()
-		if w.i >= len(w.in) {
-			return errBadJSON
-		}
-		switch w.in[w.i] {
-		case ',':
-			w.out = append(w.out, ',')
-			w.i++
-		case '}':
-			w.out = append(w.out, '}')
-			w.i++
-			return nil
-		default:
-			return errBadJSON
 		}
 	}
 }
@@ -138,12 +118,7 @@ func (w *rewriter) object(rewritable, top bool) error {
 // array copies an array of the answer's own object, rewriting the
 // objects directly in it.
 func (w *rewriter) array() error {
-	w.out = append(w.out, '[')
-	w.i++
-	w.space()
-	if w.i < len(w.in) && w.in[w.i] == ']' {
-		w.out = append(w.out, ']')
-		w.i++
+	if w.open(']') {
 		return nil
 	}
 	for {
@@ -157,25 +132,48 @@ func (w *rewriter) array() error {
 		} else {
 			err = w.copyValue(2)
 		}
-		if err != nil {
+		if more, err := w.next(err, ']'); !more {
 			return err
 		}
-		w.space()
-		if w.i >= len(w.in) {
-			return errBadJSON
-		}
-		switch w.in[w.i] {
-		case ',':
-			w.out = append(w.out, ',')
-			w.i++
-		case ']':
-			w.out = append(w.out, ']')
-			w.i++
-			return nil
-		default:
-			return errBadJSON
-		}
 	}
+}
+
+// open copies a container's opening byte at w.i and reports whether it
+// is empty (its end, copied too, follows).
+func (w *rewriter) open(end byte) bool {
+	w.out = append(w.out, w.in[w.i])
+	w.i++
+	w.space()
+	if w.i < len(w.in) && w.in[w.i] == end {
+		w.out = append(w.out, end)
+		w.i++
+		return true
+	}
+	return false
+}
+
+// next copies what follows a member or an element (after err, the
+// value's own failure): a comma, when more follow, or the container's
+// end. more is false when the container ended or failed (then err says).
+func (w *rewriter) next(err error, end byte) (more bool, _ error) {
+	if err != nil {
+		return false, err
+	}
+	w.space()
+	if w.i >= len(w.in) {
+		return false, errBadJSON
+	}
+	switch w.in[w.i] {
+	case ',':
+		w.out = append(w.out, ',')
+		w.i++
+		return true, nil
+	case end:
+		w.out = append(w.out, end)
+		w.i++
+		return false, nil
+	}
+	return false, errBadJSON
 }
 
 func isPrefixed(key []byte) bool {
