@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
 import { startLab } from "./lib/lab.mjs";
-import { poll, shot } from "./lib/util.mjs";
+import { poll, setup, shot } from "./lib/util.mjs";
 
 const password = "correct horse battery staple";
 const slow = { timeout: 90000 };
@@ -44,12 +44,7 @@ before(async () => {
   page = await browser.page();
   page.setDefaultTimeout(60000);
   seen = watch(page);
-  const token = await hub.setupToken();
-  await page.goto(`${hub.url}/setup#token=${encodeURIComponent(token)}`);
-  await page.locator('input[name="password"]').fill(password);
-  await page.locator('input[name="confirm"]').fill(password);
-  await page.getByRole("button", { name: "Set password" }).click();
-  await page.getByRole("heading", { name: "Runs" }).waitFor();
+  await setup(page, hub, password);
 });
 
 after(async () => {
