@@ -289,6 +289,12 @@ func TestRelayForwardsAnyEndpointWithOnlyThePeersToken(t *testing.T) {
 		}
 	}
 
+	// A body over the hub's cap is refused by the hub, whole.
+	big := `{"text":"` + strings.Repeat("x", DefaultMaxBodyBytes) + `"}`
+	if got := hub.do(rq{method: "POST", path: "/api/v1/runs/a~r1/reply", body: big, bearer: hub.token("big")}); got.status != 413 {
+		t.Fatalf("an oversized reply: %d %s; want 413", got.status, got.body)
+	}
+
 	// An endpoint the hub does not know: status, Retry-After and the JSON
 	// rule (ids at the top and in list rows prefixed, machine renamed,
 	// nothing deeper touched).

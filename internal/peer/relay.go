@@ -99,9 +99,8 @@ func (h *Hub) Relay(w http.ResponseWriter, r *http.Request, peer, path string) e
 		ErrorHandler: func(_ http.ResponseWriter, _ *http.Request, err error) {
 			failure = err
 		},
-		// Event streams are flushed at once by the proxy itself; other
-		// answers of unknown length (a file, a log) as they come too.
-		FlushInterval: -1,
+		// The proxy flushes event streams and other answers of unknown
+		// length (a log, a terminal) as they come, on its own.
 	}
 	p.ServeHTTP(&streamWriter{ResponseWriter: w, timeout: h.cfg.WriteTimeout}, r)
 	if failure == nil {
