@@ -3,14 +3,12 @@
 // with what it is told about, a test button and a remove button. Below,
 // the other machines whose runs this lab shows (a chunk of its own).
 
-import { createSignal, For, lazy, onMount, Show, Suspense } from "solid-js";
+import { type Component, createSignal, For, onMount, Show } from "solid-js";
 import { api, type PushDevice, type PushOptions } from "../api";
 import { Header } from "../components/Header";
 import { defaultDeviceName } from "../lib/device";
 import { ago } from "../lib/format";
 import { disablePush, enablePush, myDeviceId, pushSupported } from "../push";
-
-const Peers = lazy(() => import("../components/Peers"));
 
 const optionRows: { key: keyof PushOptions; label: string; hint: string }[] = [
   { key: "blocked", label: "When a run is blocked", hint: "a question, plan or permission prompt waits" },
@@ -19,6 +17,10 @@ const optionRows: { key: keyof PushOptions; label: string; hint: string }[] = [
 ];
 
 export function Settings() {
+  // The machines section is a chunk of its own, fetched when Settings
+  // opens (a plain dynamic import: no suspense machinery in the bundle).
+  const [Peers, setPeers] = createSignal<Component | null>(null);
+  onMount(() => void import("../components/Peers").then((m) => setPeers(() => m.default)));
   const [devices, setDevices] = createSignal<PushDevice[] | null>(null);
   const [mine, setMine] = createSignal(myDeviceId());
   const [name, setName] = createSignal(defaultDeviceName(navigator.userAgent));
@@ -169,9 +171,9 @@ export function Settings() {
             </Show>
           </Show>
         </section>
-        <Suspense fallback={<p class="muted pad">Loading…</p>}>
-          <Peers />
-        </Suspense>
+        <Show when={Peers()} fallback={<p class="muted pad">Loading…</p>}>
+          {(P) => P()({})}
+        </Show>
       </main>
     </div>
   );
