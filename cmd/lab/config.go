@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"unicode"
 
 	"lab/internal/store"
 )
@@ -50,7 +52,32 @@ func OpenStore(ctx context.Context, stateDir string) (*store.DB, error) {
 		return nil, fmt.Errorf("create database file: %w", err)
 	}
 	f.Close()
+	// The file holds the peers' tokens as they are (they must be sent):
+	// one made readable to others (an older lab, a copy) is made private.
+	if err := privateFile(path); err != nil {
+		return nil, err
+	}
 	return store.Open(ctx, path)
+}
+
+// privateFile takes group and other permissions off path and the SQLite
+// files beside it.
+func privateFile(path string) error {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		info, err := os.Stat(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("database file: %w", err)
+		}
+		if info.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(p, info.Mode().Perm()&0o700); err != nil {
+				return fmt.Errorf("make the database private: %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // parseInterspersed parses flags that may come before, between or after
@@ -71,4 +98,25 @@ func parseInterspersed(fs interface {
 		}
 		pos, args = append(pos, args[0]), args[1:]
 	}
+}
+
+// maxMachineName bounds this lab's name: it labels runs in a list.
+const maxMachineName = 64
+
+// machineName is this lab's name: the one given, else the host name. It
+// is shown, never parsed, so only its length and control characters are
+// checked.
+func machineName(given string) (string, error) {
+	name := strings.TrimSpace(given)
+	if name == "" {
+		h, err := os.Hostname()
+		if err != nil || h == "" {
+			h = "lab"
+		}
+		name = h
+	}
+	if len(name) > maxMachineName || strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return "", fmt.Errorf("--machine %q: want a name of at most %d characters on one line", name, maxMachineName)
+	}
+	return name, nil
 }

@@ -53,3 +53,45 @@ func parseFlags(fs *flag.FlagSet, args []string, env Env) error {
 	}
 	return fs.Parse(args)
 }
+
+// action is one action of a subcommand (`token create`) and how many
+// arguments it takes.
+type action struct {
+	name string
+	args int
+}
+
+// parseAction parses a subcommand's flags, which may come anywhere, and
+// its action: the first argument, one of actions, followed by exactly as
+// many arguments as it takes. A mistake prints the usage. Help goes to
+// stdout when asked for.
+func parseAction(fs *flag.FlagSet, cmd string, actions []action, args []string, env Env) (string, []string, error) {
+	if wantsHelp(args) {
+		fs.SetOutput(env.Stdout)
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return "", nil, err
+	}
+	names := make([]string, len(actions))
+	for i, a := range actions {
+		names[i] = a.name
+	}
+	if len(pos) == 0 {
+		fs.Usage()
+		return "", nil, fmt.Errorf("%s: want %s or %s", cmd, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	}
+	name, rest := pos[0], pos[1:]
+	for _, a := range actions {
+		if a.name != name {
+			continue
+		}
+		if len(rest) != a.args {
+			fs.Usage()
+			return "", nil, fmt.Errorf("%s %s: want %d argument(s), got %d", cmd, name, a.args, len(rest))
+		}
+		return name, rest, nil
+	}
+	fs.Usage()
+	return "", nil, fmt.Errorf("%s: unknown action %q", cmd, name)
+}

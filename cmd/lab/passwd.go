@@ -77,17 +77,23 @@ func readNewPassword(env Env, file string) (string, error) {
 // readPasswordLine reads the first line of r without its line ending. Only the
 // line ending is trimmed: spaces may be part of a password.
 func readPasswordLine(r io.Reader, what string) (string, error) {
+	return readSecretLine(r, what, "password")
+}
+
+// readSecretLine reads the first line of r (a secret, which noun names in
+// errors) without its line ending.
+func readSecretLine(r io.Reader, what, noun string) (string, error) {
 	br := bufio.NewReader(io.LimitReader(r, maxPasswordInput))
 	line, err := br.ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
-		return "", fmt.Errorf("read password from %s: %w", what, err)
+		return "", fmt.Errorf("read %s from %s: %w", noun, what, err)
 	}
 	if err != nil && len(line) == maxPasswordInput {
-		return "", fmt.Errorf("read password from %s: the first line is longer than %d bytes", what, maxPasswordInput)
+		return "", fmt.Errorf("read %s from %s: the first line is longer than %d bytes", noun, what, maxPasswordInput)
 	}
 	line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 	if line == "" {
-		return "", fmt.Errorf("no password in %s: its first line is empty", what)
+		return "", fmt.Errorf("no %s in %s: its first line is empty", noun, what)
 	}
 	return line, nil
 }

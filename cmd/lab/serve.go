@@ -23,6 +23,7 @@ import (
 	"lab/internal/fakeclaudeapi"
 	"lab/internal/folders"
 	"lab/internal/httpapi"
+	"lab/internal/peer"
 	"lab/internal/push"
 	"lab/internal/runs"
 	"lab/internal/store"
@@ -72,6 +73,8 @@ type serveConfig struct {
 	Self []string
 	// PushSubject is the VAPID contact push services may use.
 	PushSubject string
+	// Machine is this lab's name, shown on its runs beside its peers'.
+	Machine string
 }
 
 // envList collects repeated KEY=VALUE flags.
@@ -116,6 +119,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.Var((*proxyList)(&c.TrustedProxies), "trusted-proxies", "comma-separated addresses or CIDR networks of reverse proxies whose X-Forwarded-For names the client (env LAB_TRUSTED_PROXIES; default none); a proxy on this machine connects from 127.0.0.1 or ::1")
 	fs.StringVar(&c.PushSubject, "push-subject", get("LAB_PUSH_SUBJECT", push.DefaultSubject), "contact for Web Push services, mailto:you@example.org or an https URL (env LAB_PUSH_SUBJECT); Apple refuses localhost addresses")
 	fs.Var((*pathList)(&c.FolderRoots), "folder-roots", "colon-separated folders the new-run folder picker may list under (env LAB_FOLDER_ROOTS; default your home)")
+	fs.StringVar(&c.Machine, "machine", get("LAB_MACHINE", ""), "this lab's name, shown on its runs where a hub shows other labs' too (env LAB_MACHINE; default the host name)")
 	fs.StringVar(&c.LogLevel, "log-level", get("LAB_LOG_LEVEL", "info"), "debug, info, warn or error")
 	if err := parseFlags(fs, args, env); err != nil {
 		return c, err
@@ -155,6 +159,9 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 		if !explicitFlag(fs, "codex-home") && env.Getenv("LAB_CODEX_HOME") == "" {
 			c.CodexHome = filepath.Join(c.StateDir, "codex-home")
 		}
+	}
+	if c.Machine, err = machineName(c.Machine); err != nil {
+		return c, err
 	}
 	if c.ClaudeBin == "" {
 		c.ClaudeBin = "claude"
@@ -299,7 +306,13 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		return err
 	}
 	defer svc.Close()
-	notifier.Start(ctx, svc)
+	// Peers: the other labs this one shows the runs of. Their events
+	// reach browsers and the notifier like local ones, so the phone
+	// subscribed here is pushed for every machine's runs.
+	hub := peer.New(peer.Config{DB: db, Publish: publishers{broker, notifier}.Publish, Seed: notifier.Seed, Logger: log})
+	notifier.Start(ctx, hub.View(svc))
+	hub.Start(ctx)
+	defer hub.Close()
 
 	picker, err := folders.New(c.FolderRoots, c.UserHome, func(ctx context.Context) []string {
 		return recentFolders(ctx, rs, lib)
@@ -332,6 +345,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Store:     db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
 		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker, chg: chg}, Continuity: svc,
 		Changes: changesAPI{chg: chg, rs: rs, pub: broker, log: log},
+		Machine: c.Machine, Peers: hub,
 		// The demo's browsers may subscribe at a local stand-in service.
 		Push:   &push.Service{DB: db, Keys: keys, Notifier: notifier, AllowHTTP: c.Demo},
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts, TrustedProxies: c.TrustedProxies,
@@ -350,9 +364,11 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		return err
 	}
 	hs := api.HTTPServer(addr)
+	// Relayed streams end with the server's own on shutdown.
+	hs.RegisterOnShutdown(hub.Close)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	log.Info("lab is listening", "url", base, "state_dir", c.StateDir, "demo", c.Demo)
+	log.Info("lab is listening", "url", base, "state_dir", c.StateDir, "demo", c.Demo, "machine", c.Machine)
 	if ready != nil {
 		ready(addr)
 	}

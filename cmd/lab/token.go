@@ -18,7 +18,10 @@ func init() {
 }
 
 const tokenAbout = `Actions:
-  create NAME        print a new bearer token (shown only once)
+  create NAME        print a new bearer token (shown only once); with
+                     --relay, one for a hub that shows this lab's runs
+                     (lab peer add on the hub): it reaches runs, history,
+                     providers, folders and events only
   list               list tokens
   revoke NAME-or-ID  revoke a token at once
 
@@ -27,30 +30,13 @@ when it first serves); --create makes a new one instead.`
 
 // runToken: lab token create NAME | list | revoke NAME-or-ID.
 func runToken(ctx context.Context, args []string, env Env) error {
-	fs := newFlags("token", "create NAME | list | revoke NAME-or-ID [--state-dir D] [--create]", tokenAbout, env)
+	fs := newFlags("token", "create NAME | list | revoke NAME-or-ID [--state-dir D] [--create] [--relay]", tokenAbout, env)
 	stateFlag := fs.String("state-dir", "", "state directory (default $LAB_STATE_DIR or ~/.local/state/lab)")
 	create := fs.Bool("create", false, "create the database when there is none in the state directory")
-	if wantsHelp(args) {
-		fs.SetOutput(env.Stdout)
-	}
-	pos, err := parseInterspersed(fs, args)
+	relay := fs.Bool("relay", false, "create: a relay token for a hub, limited to what a hub relays (not tokens, peers, push devices or the login)")
+	verb, rest, err := parseAction(fs, "token", []action{{"create", 1}, {"list", 0}, {"revoke", 1}}, args, env)
 	if err != nil {
 		return err
-	}
-	if len(pos) == 0 {
-		fs.Usage()
-		return fmt.Errorf("token: want create, list or revoke")
-	}
-	verb, rest := pos[0], pos[1:]
-	want := map[string]int{"create": 1, "list": 0, "revoke": 1}
-	n, ok := want[verb]
-	if !ok {
-		fs.Usage()
-		return fmt.Errorf("token: unknown action %q", verb)
-	}
-	if len(rest) != n {
-		fs.Usage()
-		return fmt.Errorf("token %s: want %d argument(s), got %d", verb, n, len(rest))
 	}
 	dir, err := StateDir(*stateFlag, env.Getenv)
 	if err != nil {
@@ -64,7 +50,11 @@ func runToken(ctx context.Context, args []string, env Env) error {
 
 	switch verb {
 	case "create":
-		secret, t, err := db.CreateAPIToken(ctx, rest[0])
+		scope := ""
+		if *relay {
+			scope = store.ScopeRelay
+		}
+		secret, t, err := db.CreateScopedAPIToken(ctx, rest[0], scope)
 		if err != nil {
 			return err
 		}
@@ -81,13 +71,17 @@ func runToken(ctx context.Context, args []string, env Env) error {
 			return nil
 		}
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED")
+		fmt.Fprintln(tw, "ID\tNAME\tSCOPE\tCREATED\tLAST USED")
 		for _, t := range list {
 			used := "never"
 			if t.LastUsedAt != nil {
 				used = tokenTime(*t.LastUsedAt)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ID, t.Name, tokenTime(t.CreatedAt), used)
+			scope := "all"
+			if t.Scope != "" {
+				scope = t.Scope
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, scope, tokenTime(t.CreatedAt), used)
 		}
 		return tw.Flush()
 	case "revoke":

@@ -14,7 +14,7 @@ import (
 var adapters = []string{"lab/internal/claude", "lab/internal/codex"}
 
 // neutral are the layers above the seam.
-var neutral = []string{"agent", "conv", "chat", "runs", "httpapi", "store", "webui", "tmux"}
+var neutral = []string{"agent", "conv", "chat", "runs", "httpapi", "store", "webui", "tmux", "peer"}
 
 // The provider-neutral layers reach a CLI only through this package, so a
 // second provider plugs in without touching them.

@@ -5,6 +5,7 @@ import "time"
 // ExternalSession is a live agent CLI process on this machine that lab did
 // not start (the operator ran it in a terminal), which lab can attach to.
 type ExternalSession struct {
+	Machine   string    `json:"machine,omitempty"`
 	Provider  string    `json:"provider"`
 	PID       int       `json:"pid"`
 	SessionID string    `json:"session_id"`

@@ -4,7 +4,10 @@ import "time"
 
 // Run is an agent CLI process lab started (or adopted) in tmux.
 type Run struct {
-	ID             string     `json:"id"`
+	ID string `json:"id"`
+	// Machine names the lab the run lives on: this one's name, or a
+	// peer's for a run a hub relays (its ID is then "<peer>~<id>").
+	Machine        string     `json:"machine,omitempty"`
 	Provider       string     `json:"provider"` // which agent CLI: a ProviderInfo.Name
 	Cwd            string     `json:"cwd"`
 	Title          string     `json:"title"` // first prompt, else the directory name
@@ -69,11 +72,15 @@ type StartRequest struct {
 	// Worktree runs the agent in a new git worktree of Cwd's repository,
 	// on a new branch from its current HEAD, instead of in Cwd itself.
 	Worktree bool `json:"worktree,omitempty"`
+	// Machine starts the run on that machine (a peer's name) instead of
+	// this one; the hub forwards the request without it.
+	Machine string `json:"machine,omitempty"`
 }
 
 // Session is an agent conversation on disk, run by lab or not.
 type Session struct {
 	ID          string    `json:"id"` // the CLI's session id (transcript file name)
+	Machine     string    `json:"machine,omitempty"`
 	Provider    string    `json:"provider"`
 	ProjectPath string    `json:"project_path"`
 	Title       string    `json:"title"` // first user prompt
@@ -101,8 +108,9 @@ type Query struct {
 
 // Event is a small invalidation pushed to live clients; they refetch.
 type Event struct {
-	Type         string `json:"type"` // run.changed, run.messages.changed, heartbeat
+	Type         string `json:"type"` // run.changed, run.messages.changed, machine.changed, heartbeat
 	RunID        string `json:"run_id,omitempty"`
+	Machine      string `json:"machine,omitempty"` // machine.changed: the peer whose reachability changed
 	State        State  `json:"state,omitempty"`
 	BackpatchSeq int    `json:"backpatch_seq,omitempty"`
 }
@@ -111,6 +119,7 @@ type Event struct {
 const (
 	EventRunChanged      = "run.changed"
 	EventMessagesChanged = "run.messages.changed"
+	EventMachineChanged  = "machine.changed" // a peer became reachable or not
 	EventHeartbeat       = "heartbeat"
 )
 

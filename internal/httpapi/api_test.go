@@ -27,8 +27,8 @@ func TestRunsFlow(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := h.do(rq{method: "GET", path: "/api/v1/runs", bearer: bearer}); string(got.body) != "{\"runs\":[]}\n" {
-		t.Fatalf("empty list: got %s; want {\"runs\":[]}", got.body)
+	if got := h.do(rq{method: "GET", path: "/api/v1/runs", bearer: bearer}); string(got.body) != `{"runs":[],"machines":[{"name":"here","local":true,"status":"ok"}]}`+"\n" {
+		t.Fatalf("empty list: got %s; want no runs and this machine", got.body)
 	}
 	for _, tc := range []struct{ body, message string }{
 		{`{}`, "cwd is required"},

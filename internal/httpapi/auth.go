@@ -46,6 +46,9 @@ func (s *Server) authed(next apiFunc) apiFunc {
 		if p == nil {
 			return conv.Errorf(conv.EUnauthorized, "not logged in: log in or send Authorization: Bearer <token>")
 		}
+		if p.token != nil && !scopeAllows(p.token.Scope, r.Pattern) {
+			return conv.Errorf(conv.EForbidden, "this token (scope %q) may not use %s", p.token.Scope, r.URL.Path)
+		}
 		if p.session != nil && !safeMethod(r.Method) {
 			if err := s.checkCSRF(r, p.session); err != nil {
 				return err

@@ -42,6 +42,12 @@ func fixture(t *testing.T, h *harness) []routeCase {
 	}
 	keep, gone := h.pushDevice("phone"), h.pushDevice("old phone")
 	sub := h.pushSvc.Subscribe(t)
+	// A peer: this very lab, through a relay token it issued.
+	relay, _, err := h.db.CreateScopedAPIToken(ctx, "hub", store.ScopeRelay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addPeer, _ := json.Marshal(PeerRequest{Name: "self", URL: h.ts.URL, Token: relay})
 	return []routeCase{
 		{"GET /api/v1/runs", "GET", "/api/v1/runs", "", 200},
 		{"POST /api/v1/runs", "POST", "/api/v1/runs", `{"cwd":"` + cwd + `","prompt":"go"}`, 201},
@@ -79,6 +85,9 @@ func fixture(t *testing.T, h *harness) []routeCase {
 		{"POST /api/v1/push/devices/{id}/test", "POST", "/api/v1/push/devices/" + keep + "/test", "", 204},
 		{"POST /api/v1/push/presence", "POST", "/api/v1/push/presence", `{"device_id":"` + keep + `","run_id":"r1","visible":true}`, 204},
 		{"DELETE /api/v1/push/devices/{id}", "DELETE", "/api/v1/push/devices/" + gone, "", 204},
+		{"GET /api/v1/peers", "GET", "/api/v1/peers", "", 200},
+		{"POST /api/v1/peers", "POST", "/api/v1/peers", string(addPeer), 201},
+		{"DELETE /api/v1/peers/{name}", "DELETE", "/api/v1/peers/self", "", 204},
 		{"POST /api/v1/auth/logout", "POST", "/api/v1/auth/logout", "", 204},
 	}
 }

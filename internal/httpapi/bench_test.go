@@ -16,7 +16,7 @@ func BenchmarkBrokerPublish100(b *testing.B) {
 	br := NewBroker(buffer)
 	var all []*subscriber
 	for range subs {
-		s, _ := br.subscribe()
+		s, _ := br.subscribe(false)
 		all = append(all, s)
 	}
 	e := conv.Event{Type: conv.EventMessagesChanged, RunID: "r1", State: conv.StateWorking, BackpatchSeq: 12}

@@ -33,6 +33,15 @@ type Broker struct {
 // it, under mu, after removing it from subs, so no send can race a close.
 type subscriber struct {
 	ch chan []byte
+	// ownOnly leaves out what this lab relays for its peers (their runs'
+	// events, their reachability): a hub's relay token gets this lab's
+	// own events only.
+	ownOnly bool
+}
+
+// relayedEvent reports whether e is about a peer's run or a peer.
+func relayedEvent(e conv.Event) bool {
+	return strings.Contains(e.RunID, conv.MachineSep) || e.Type == conv.EventMachineChanged
 }
 
 // NewBroker makes a broker whose subscribers may each lag buffer events
@@ -52,6 +61,7 @@ func (b *Broker) Publish(e conv.Event) {
 		return
 	}
 	f := frame(e)
+	relayed := relayedEvent(e)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -59,6 +69,9 @@ func (b *Broker) Publish(e conv.Event) {
 	}
 	b.published.Add(1)
 	for s := range b.subs {
+		if relayed && s.ownOnly {
+			continue
+		}
 		select {
 		case s.ch <- f:
 		default:
@@ -108,14 +121,15 @@ func (b *Broker) Published() uint64 { return b.published.Load() }
 // Dropped counts subscribers dropped for falling behind.
 func (b *Broker) Dropped() uint64 { return b.dropped.Load() }
 
-// subscribe adds a subscriber; false once the broker is closed.
-func (b *Broker) subscribe() (*subscriber, bool) {
+// subscribe adds a subscriber (one that hears only this lab's own events
+// when ownOnly); false once the broker is closed.
+func (b *Broker) subscribe(ownOnly bool) (*subscriber, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
 		return nil, false
 	}
-	s := &subscriber{ch: make(chan []byte, b.buffer)}
+	s := &subscriber{ch: make(chan []byte, b.buffer), ownOnly: ownOnly}
 	b.subs[s] = struct{}{}
 	return s, true
 }

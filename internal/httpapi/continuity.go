@@ -23,14 +23,18 @@ type Continuity interface {
 	ResumeSession(ctx context.Context, sessionID string) (conv.Run, error)
 }
 
-// ExternalList is the body of GET /api/v1/external-sessions.
+// ExternalList is the body of GET /api/v1/external-sessions: every
+// machine's, with the machines as RunList has them.
 type ExternalList struct {
 	Sessions []conv.ExternalSession `json:"sessions"`
+	Machines []conv.Machine         `json:"machines"`
 }
 
 type attachRequest struct {
 	Provider string `json:"provider,omitempty"`
 	PID      int    `json:"pid"`
+	// Machine attaches on that machine (a peer) instead of this one.
+	Machine string `json:"machine,omitempty"`
 }
 
 func (s *Server) continuity() (Continuity, error) {
@@ -49,10 +53,18 @@ func (s *Server) listExternal(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	for i := range list {
+		list[i].Machine = s.cfg.Machine
+	}
+	machines := []conv.Machine{s.localMachine()}
+	if ps := s.peersFor(r); ps != nil {
+		theirs, ms := ps.External(r.Context())
+		list, machines = append(list, theirs...), append(machines, ms...)
+	}
 	if list == nil {
 		list = []conv.ExternalSession{}
 	}
-	writeJSON(w, http.StatusOK, ExternalList{list})
+	writeJSON(w, http.StatusOK, ExternalList{list, machines})
 	return nil
 }
 
@@ -68,11 +80,16 @@ func (s *Server) attach(w http.ResponseWriter, r *http.Request) error {
 	if req.PID <= 0 {
 		return conv.Errorf(conv.EInvalid, "pid is required: the process to attach to")
 	}
+	if s.elsewhere(req.Machine) {
+		peer := req.Machine
+		req.Machine = ""
+		return s.relayBody(w, r, peer, "/api/v1/runs/attach", req)
+	}
 	run, err := c.Attach(r.Context(), req.Provider, req.PID)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, run)
+	writeJSON(w, http.StatusCreated, s.stampRun(run))
 	return nil
 }
 
@@ -85,7 +102,7 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, run)
+	writeJSON(w, http.StatusCreated, s.stampRun(run))
 	return nil
 }
 
@@ -98,6 +115,6 @@ func (s *Server) resumeSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, run)
+	writeJSON(w, http.StatusCreated, s.stampRun(run))
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"lab/internal/folders"
+	"lab/internal/peer"
 	"lab/internal/push"
 	"lab/internal/push/pushtest"
 	"lab/internal/store"
@@ -67,6 +68,7 @@ type harness struct {
 	clock      *clock
 	logs       *syncBuffer
 	pushSvc    *pushtest.Service // the stand-in push service devices subscribe at
+	hub        *peer.Hub         // this lab's peers (none until a test adds one)
 
 	mu   sync.Mutex
 	from map[string]*http.Client // by local address; see clientFrom
@@ -114,7 +116,12 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	h.hub = peer.New(peer.Config{DB: db, Publish: broker.Publish})
+	hubCtx, stopHub := context.WithCancel(context.Background())
+	h.hub.Start(hubCtx)
+	t.Cleanup(func() { stopHub(); h.hub.Close() })
 	cfg := Config{
+		Machine: "here", Peers: h.hub,
 		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Folders: lister, Housekeeping: h.runs, Continuity: h.runs, Push: pusher, Changes: &fakeChanges{},
 		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:    clk.Now,
@@ -139,7 +146,9 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 	} else {
 		h.ts.Start()
 	}
-	t.Cleanup(h.ts.Close)
+	// Drain first: a hub following this lab holds an event stream open,
+	// which Close would wait for.
+	t.Cleanup(func() { h.srv.Drain(); h.ts.Close() })
 	h.client = h.ts.Client()
 	return h
 }

@@ -73,7 +73,13 @@ func (s *Server) archiveRuns(archived bool) apiFunc {
 		if err != nil {
 			return err
 		}
-		res, err := hk.SetArchived(r.Context(), ids, archived)
+		path := "/api/v1/runs/unarchive"
+		if archived {
+			path = "/api/v1/runs/archive"
+		}
+		res, err := s.bulkAcross(r, ids, path, func(ids []string) (conv.BulkResult, error) {
+			return hk.SetArchived(r.Context(), ids, archived)
+		})
 		if err != nil {
 			return err
 		}
@@ -91,7 +97,9 @@ func (s *Server) stopIdle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := hk.StopIdle(r.Context(), ids)
+	res, err := s.bulkAcross(r, ids, "/api/v1/runs/stop-idle", func(ids []string) (conv.BulkResult, error) {
+		return hk.StopIdle(r.Context(), ids)
+	})
 	if err != nil {
 		return err
 	}

@@ -41,6 +41,13 @@ type Config struct {
 	// removes worktrees; nil answers with 503.
 	Changes Changes
 
+	// Machine is this lab's name, carried by its runs and sessions so a
+	// hub's lists can tell machines apart.
+	Machine string
+	// Peers are the labs this one relays for; nil: none (machine= and
+	// peer ids are then nobody's).
+	Peers Peers
+
 	// Broker fans events out to SSE clients; nil makes one. Pass your own
 	// to publish before the server exists.
 	Broker *Broker

@@ -57,6 +57,9 @@ func (s *Server) authedRoutes() []route {
 		{"POST /api/v1/push/devices/{id}/test", s.pushTest},
 		{"POST /api/v1/push/presence", s.pushPresence},
 		{"POST /api/v1/auth/logout", s.logout},
+		{"GET /api/v1/peers", s.listPeers},
+		{"POST /api/v1/peers", s.addPeer},
+		{"DELETE /api/v1/peers/{name}", s.removePeer},
 	}
 }
 
@@ -84,7 +87,9 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("/api/", s.api(s.noRoute(mux)))
 	mux.Handle("/", s.ui())
 
-	return s.observe(s.hostGuard(s.cfg.AllowedHosts, securityHeaders(mux)))
+	// A peer's runs and sessions, whatever the endpoint, are relayed
+	// before the mux (machines.go); the relay checks auth itself.
+	return s.observe(s.hostGuard(s.cfg.AllowedHosts, securityHeaders(s.machines(mux))))
 }
 
 // api adapts an apiFunc to http.Handler.

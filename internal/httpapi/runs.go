@@ -35,18 +35,22 @@ type Runs interface {
 	Seen(ctx context.Context, id string) error
 }
 
-// RunList is the body of GET /api/v1/runs.
+// RunList is the body of GET /api/v1/runs: every machine's runs, and the
+// machines (this lab first, then its peers with their reachability).
 type RunList struct {
-	Runs []conv.Run `json:"runs"`
+	Runs     []conv.Run     `json:"runs"`
+	Machines []conv.Machine `json:"machines"`
 }
 
 func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
 	var runs []conv.Run
 	var err error
+	archived := false
 	switch v := r.URL.Query().Get("archived"); v {
 	case "", "false":
 		runs, err = s.cfg.Runs.List(r.Context())
 	case "true":
+		archived = true
 		hk, herr := s.housekeeping()
 		if herr != nil {
 			return herr
@@ -58,10 +62,16 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	runs = s.stampRuns(runs)
+	machines := []conv.Machine{s.localMachine()}
+	if ps := s.peersFor(r); ps != nil {
+		theirs, ms := ps.Runs(r.Context(), archived)
+		runs, machines = append(runs, theirs...), append(machines, ms...)
+	}
 	if runs == nil {
 		runs = []conv.Run{}
 	}
-	writeJSON(w, http.StatusOK, RunList{runs})
+	writeJSON(w, http.StatusOK, RunList{runs, machines})
 	return nil
 }
 
@@ -76,11 +86,16 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if err := checkTitle(req.Title); err != nil {
 		return err
 	}
+	if s.elsewhere(req.Machine) {
+		peer := req.Machine
+		req.Machine, req.Resume = "", strings.TrimPrefix(req.Resume, peer+conv.MachineSep)
+		return s.relayBody(w, r, peer, "/api/v1/runs", req)
+	}
 	run, err := s.cfg.Runs.Start(r.Context(), req)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, run)
+	writeJSON(w, http.StatusCreated, s.stampRun(run))
 	return nil
 }
 

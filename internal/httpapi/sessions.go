@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -34,6 +35,9 @@ type SessionList struct {
 	Sessions []conv.Session `json:"sessions"`
 	Total    int            `json:"total"`    // sessions matching the query, over all pages
 	HasMore  bool           `json:"has_more"` // sessions exist past this page
+	// Machines are the machines searched (this lab, then its peers with
+	// their reachability: an unreachable one's sessions are missing).
+	Machines []conv.Machine `json:"machines,omitempty"`
 }
 
 // maxQueryLen bounds the search text; titles are first prompts, so longer
@@ -53,7 +57,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	if q.Offset, err = intParam(v, "offset", 0, 0); err != nil {
 		return err
 	}
-	list, err := s.cfg.Sessions.List(r.Context(), q)
+	list, err := s.sessionsAcross(r, q)
 	if err != nil {
 		return err
 	}
@@ -69,6 +73,7 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	sess.Machine = s.cfg.Machine
 	writeJSON(w, http.StatusOK, sess)
 	return nil
 }
@@ -84,4 +89,42 @@ func (s *Server) sessionMessages(w http.ResponseWriter, r *http.Request) error {
 	}
 	writePage(w, page)
 	return nil
+}
+
+// sessionsAcross is one page of every machine's history, newest first:
+// the first offset+limit sessions of each machine merged by time, then
+// the page cut from them. A lab without peers (or a hub's relay token)
+// pages its own.
+func (s *Server) sessionsAcross(r *http.Request, q SessionQuery) (SessionList, error) {
+	ps := s.peersFor(r)
+	if ps == nil {
+		list, err := s.cfg.Sessions.List(r.Context(), q)
+		for i := range list.Sessions {
+			list.Sessions[i].Machine = s.cfg.Machine
+		}
+		list.Machines = []conv.Machine{s.localMachine()}
+		return list, err
+	}
+	need := q.Offset + q.Limit
+	mine, err := s.cfg.Sessions.List(r.Context(), SessionQuery{Query: q.Query, Limit: need})
+	if err != nil {
+		return SessionList{}, err
+	}
+	for i := range mine.Sessions {
+		mine.Sessions[i].Machine = s.cfg.Machine
+	}
+	theirs, total, machines := ps.Sessions(r.Context(), q.Query, need)
+	all := append(mine.Sessions, theirs...)
+	slices.SortStableFunc(all, func(a, b conv.Session) int {
+		if c := b.ModTime.Compare(a.ModTime); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	out := SessionList{Total: mine.Total + total, Machines: append([]conv.Machine{s.localMachine()}, machines...)}
+	if q.Offset < len(all) {
+		out.Sessions = all[q.Offset:min(len(all), need)]
+	}
+	out.HasMore = q.Offset+len(out.Sessions) < out.Total
+	return out, nil
 }

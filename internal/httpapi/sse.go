@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"lab/internal/conv"
@@ -13,8 +14,19 @@ var heartbeatFrame = frame(conv.Event{Type: conv.EventHeartbeat})
 // events: GET /api/v1/events streams the broker's events as SSE until the
 // client leaves, the subscriber is dropped for lagging, or the server
 // drains. Clients treat every (re)connect as "refetch everything".
+// heartbeat=N asks for a heartbeat every N seconds when that is more
+// often: a hub following this lab notices a dead stream sooner. A
+// hub's relay token hears only this lab's own runs.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
-	sub, ok := s.broker.subscribe()
+	every := s.cfg.Heartbeat
+	if v := r.URL.Query().Get("heartbeat"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return conv.Errorf(conv.EInvalid, "heartbeat=%q: want whole seconds, at least 1", v)
+		}
+		every = min(every, time.Duration(n)*time.Second)
+	}
+	sub, ok := s.broker.subscribe(isRelayToken(r))
 	if !ok {
 		return conv.Errorf(conv.EUnavailable, "the server is shutting down")
 	}
@@ -50,7 +62,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 	if !write([]byte("retry: 2000\n\n")) {
 		return nil
 	}
-	tick := time.NewTicker(s.cfg.Heartbeat)
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
 		select {
@@ -64,9 +76,21 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 				return nil
 			}
 		case <-tick.C:
-			if !write(heartbeatFrame) {
+			if !s.stillAllowed(r) || !write(heartbeatFrame) {
 				return nil
 			}
 		}
 	}
+}
+
+// stillAllowed reports whether a stream opened with a bearer token may go
+// on: a token revoked since (a hub's, say) ends its stream at the next
+// heartbeat, and the client's reconnect is refused.
+func (s *Server) stillAllowed(r *http.Request) bool {
+	p := principalFrom(r.Context())
+	if p == nil || p.token == nil {
+		return true
+	}
+	ok, err := s.store.HasAPIToken(r.Context(), p.token.ID)
+	return ok || err != nil
 }

@@ -192,7 +192,7 @@ func TestSSESlowSubscriberIsDropped(t *testing.T) {
 		c.Runs = newFakeRuns(c.Broker)
 	}})
 	b := h.srv.Broker()
-	healthy, _ := b.subscribe()
+	healthy, _ := b.subscribe(false)
 	w := &stuckWriter{header: http.Header{}, started: make(chan struct{}), stuck: make(chan struct{}), release: make(chan struct{})}
 	req := httptest.NewRequest("GET", "/api/v1/events", nil)
 	req.Header.Set("Authorization", "Bearer "+h.token("slow"))
@@ -306,8 +306,8 @@ func TestFrameIsOneEventOneDataLine(t *testing.T) {
 
 func TestBroker(t *testing.T) {
 	b := NewBroker(8)
-	a, _ := b.subscribe()
-	c, _ := b.subscribe()
+	a, _ := b.subscribe(false)
+	c, _ := b.subscribe(false)
 	b.Publish(conv.Event{Type: conv.EventRunChanged, RunID: "1"})
 	b.Publish(conv.Event{Type: ""})              // ignored
 	b.Publish(conv.Event{Type: "evil\ndata: x"}) // ignored
@@ -335,7 +335,7 @@ func TestBroker(t *testing.T) {
 	if _, open := <-c.ch; open {
 		t.Fatal("channel open after Close")
 	}
-	if _, ok := b.subscribe(); ok {
+	if _, ok := b.subscribe(false); ok {
 		t.Fatal("subscribe after Close succeeded")
 	}
 	b.unsubscribe(c) // after Close: no double close

@@ -76,7 +76,7 @@ type Notifier struct {
 	actions  *actions
 	runs     Runs // set by Start
 
-	events chan conv.Event
+	events chan item
 	// marks is what the notifier last saw of each live run; only the
 	// loop goroutine touches it.
 	marks map[string]mark
@@ -91,6 +91,13 @@ type Notifier struct {
 type mark struct {
 	state  conv.State
 	toolID string // the pending dialog's, "" when none
+}
+
+// item is one thing for the loop: an event to decide on, or a run to
+// seed (record as it is, without pushing).
+type item struct {
+	e    conv.Event
+	seed bool
 }
 
 // eventBuffer is how many events may wait for the loop. Events are
@@ -111,7 +118,7 @@ func NewNotifier(cfg Config) *Notifier {
 	}
 	return &Notifier{
 		cfg: cfg, log: cfg.Logger, presence: cfg.Presence, actions: newActions(cfg.ActionTTL, cfg.Now),
-		events: make(chan conv.Event, eventBuffer),
+		events: make(chan item, eventBuffer),
 		marks:  map[string]mark{},
 		stop:   make(chan struct{}), done: make(chan struct{}),
 	}
@@ -125,10 +132,25 @@ func (n *Notifier) Publish(e conv.Event) {
 	if e.Type != conv.EventRunChanged || e.RunID == "" {
 		return
 	}
+	n.enqueue(item{e: e})
+}
+
+func (n *Notifier) enqueue(it item) {
 	select {
-	case n.events <- e:
+	case n.events <- it:
 	default:
-		n.log.Warn("push: event queue full, dropping an event", "run", e.RunID)
+		n.log.Warn("push: event queue full, dropping an event", "run", it.e.RunID)
+	}
+}
+
+// Seed records what these runs look like now without pushing, as Start
+// does for the runs it lists: for runs that appear later than Start (a
+// peer's, when the hub first reaches it), so a dialog already waiting
+// then is not pushed as new. Events published after Seed are decided
+// against what it recorded. It never blocks.
+func (n *Notifier) Seed(ids []string) {
+	for _, id := range ids {
+		n.enqueue(item{e: conv.Event{Type: conv.EventRunChanged, RunID: id}, seed: true})
 	}
 }
 
@@ -169,8 +191,12 @@ func (n *Notifier) loop() {
 		select {
 		case <-n.stop:
 			return
-		case e := <-n.events:
-			n.handle(e, time.Now())
+		case it := <-n.events:
+			if it.seed {
+				n.seed(it.e.RunID)
+				continue
+			}
+			n.handle(it.e, time.Now())
 		}
 	}
 }
@@ -187,6 +213,15 @@ func (n *Notifier) current(ctx context.Context, id string) (mark, bool) {
 		m.toolID = p.PendingDialog.ToolID
 	}
 	return m, true
+}
+
+// seed records a run's current mark.
+func (n *Notifier) seed(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), n.cfg.Timeout)
+	defer cancel()
+	if m, ok := n.current(ctx, id); ok && m.state != conv.StateEnded {
+		n.marks[id] = m
+	}
 }
 
 // handle decides whether the run's change is worth a push: a dialog that

@@ -327,6 +327,24 @@ func TestNotifierPrimesFromCurrentState(t *testing.T) {
 	f.quiet(t, 1, 1)
 }
 
+// Runs that appear after Start (a peer's, once the hub reaches it) are
+// seeded: what waits then is not pushed as new; what comes later is.
+func TestNotifierSeedsRunsThatAppearLater(t *testing.T) {
+	f := newNotifierFixture(t, nil)
+	f.device(t, "phone", store.DefaultPushOptions)
+	f.runs.set("b~r1", conv.StateQuestion, question("t1", "waiting already"))
+	f.n.Seed([]string{"b~r1"})
+	f.change("b~r1", conv.StateQuestion, question("t1", "waiting already"))
+	f.quiet(t, 1, 1)
+	f.change("b~r1", conv.StateQuestion, question("t2", "new"))
+	if d := f.decisions(t, 1); len(d) != 1 {
+		t.Fatal("a new dialog after seeding got no decision")
+	}
+	if p := f.received(t, 1); len(p) != 1 {
+		t.Fatal("a new dialog after seeding got no push")
+	}
+}
+
 func TestNotifierTestPush(t *testing.T) {
 	f := newNotifierFixture(t, nil)
 	d, sub := f.device(t, "phone", store.PushOptions{}) // no options: a test push goes anyway

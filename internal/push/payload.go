@@ -47,7 +47,8 @@ type About struct {
 }
 
 // payloadFor words a push. Without content the notification names only
-// the run's folder and what kind of thing waits; the run's title (its
+// the run's folder, its machine when it is a peer's, and what kind of
+// thing waits; the run's title (its
 // first prompt), questions, plans and messages go in only when the device
 // opted in to conversation content.
 func payloadFor(reason Reason, s About, content bool) Payload {
@@ -61,20 +62,26 @@ func payloadFor(reason Reason, s About, content bool) Payload {
 	if s.Run.Cwd == "" {
 		dir = "a run"
 	}
+	// A run of another machine (a peer's, relayed by this hub) says
+	// which machine it is on.
+	on, at := "", ""
+	if m := s.Run.Machine; m != "" {
+		on, at = " on "+m, m+" · "
+	}
 	switch reason {
 	case ReasonBlocked:
-		p.Title = "lab: a run needs you"
+		p.Title = "lab: a run" + on + " needs you"
 		p.Body = dir + ": " + waitingWhat(s.Dialog)
 		if content {
-			p.Title = clip(firstNonEmpty(s.Run.Title, dir), 80)
+			p.Title = clip(at+firstNonEmpty(s.Run.Title, dir), 80)
 			p.Body = clip(firstNonEmpty(conv.DialogLine(s.Dialog), s.Run.Preview, waitingWhat(s.Dialog)), maxBody)
 		}
 	case ReasonTurnEnd:
 		p.Quiet = true
-		p.Title = "lab: your turn"
+		p.Title = "lab: your turn" + on
 		p.Body = dir + ": the agent finished its turn"
 		if content {
-			p.Title = clip(firstNonEmpty(s.Run.Title, dir), 80)
+			p.Title = clip(at+firstNonEmpty(s.Run.Title, dir), 80)
 			p.Body = clip(firstNonEmpty(s.Run.Preview, "The agent finished its turn"), maxBody)
 		}
 	}

@@ -56,6 +56,25 @@ func TestPayloadCarriesContentOnlyWhenAsked(t *testing.T) {
 	}
 }
 
+func TestPayloadNamesAPeersMachine(t *testing.T) {
+	run := conv.Run{ID: "build~abc", Machine: "build", Cwd: "/srv/api", Title: "Fix the build"}
+	q := &conv.Dialog{ToolID: "t1", Kind: conv.DialogQuestion, Questions: []conv.Question{{Question: "Which?"}}}
+	for _, tc := range []struct {
+		reason      Reason
+		content     bool
+		title, body string
+	}{
+		{ReasonBlocked, false, "lab: a run on build needs you", "api: a question is waiting"},
+		{ReasonBlocked, true, "build · Fix the build", "Which?"},
+		{ReasonTurnEnd, false, "lab: your turn on build", "api: the agent finished its turn"},
+	} {
+		p := payloadFor(tc.reason, About{Run: run, Dialog: q}, tc.content)
+		if p.Title != tc.title || p.Body != tc.body || p.URL != "/runs/build~abc" || p.Tag != "run-build~abc" {
+			t.Errorf("%s content=%v: %+v; want %q / %q, opening the run at the hub", tc.reason, tc.content, p, tc.title, tc.body)
+		}
+	}
+}
+
 func TestClip(t *testing.T) {
 	long := strings.Repeat("word ", 100)
 	got := clip(long, 50)

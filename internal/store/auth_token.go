@@ -25,9 +25,17 @@ const tokenUseGranularity = time.Minute
 type APIToken struct {
 	ID         string     `json:"id"`
 	Name       string     `json:"name"`
+	Scope      string     `json:"scope,omitempty"` // "" (everything) or ScopeRelay
 	CreatedAt  time.Time  `json:"created_at"`
 	LastUsedAt *time.Time `json:"last_used_at,omitempty"`
 }
+
+// ScopeRelay is the scope of a token a hub uses to relay this lab's runs:
+// it reaches runs, sessions, providers, folders and events, nothing that
+// manages lab (tokens, peers, push devices, the password).
+const ScopeRelay = "relay"
+
+const tokenColumns = `id, name, scope, created_at, last_used_at`
 
 var tokenNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
@@ -35,6 +43,15 @@ var tokenNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 // Returns conv.EInvalid for a bad name and conv.EConflict when the name is
 // taken.
 func (db *DB) CreateAPIToken(ctx context.Context, name string) (string, APIToken, error) {
+	return db.CreateScopedAPIToken(ctx, name, "")
+}
+
+// CreateScopedAPIToken is CreateAPIToken for a token limited to scope
+// ("" for none, or ScopeRelay).
+func (db *DB) CreateScopedAPIToken(ctx context.Context, name, scope string) (string, APIToken, error) {
+	if scope != "" && scope != ScopeRelay {
+		return "", APIToken{}, conv.Errorf(conv.EInvalid, "token scope %q: want %q or none", scope, ScopeRelay)
+	}
 	if !tokenNameRE.MatchString(name) {
 		return "", APIToken{}, conv.Errorf(conv.EInvalid,
 			"token name %q must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", name)
@@ -42,10 +59,10 @@ func (db *DB) CreateAPIToken(ctx context.Context, name string) (string, APIToken
 	secret := APITokenPrefix + newSecret()
 	h := secretHash(secret)
 	now := db.Now()
-	t := APIToken{ID: hex.EncodeToString(h[:6]), Name: name, CreatedAt: unixTime(now.Unix())}
+	t := APIToken{ID: hex.EncodeToString(h[:6]), Name: name, Scope: scope, CreatedAt: unixTime(now.Unix())}
 	res, err := db.sql.ExecContext(ctx,
-		`INSERT INTO api_tokens (id, name, token_hash, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
-		t.ID, t.Name, h, now.Unix())
+		`INSERT INTO api_tokens (id, name, scope, token_hash, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+		t.ID, t.Name, t.Scope, h, now.Unix())
 	if err != nil {
 		return "", APIToken{}, conv.Wrap(conv.EInternal, err, "create API token")
 	}
@@ -57,7 +74,7 @@ func (db *DB) CreateAPIToken(ctx context.Context, name string) (string, APIToken
 
 // APITokens lists the tokens in the order they were created.
 func (db *DB) APITokens(ctx context.Context) ([]APIToken, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT id, name, created_at, last_used_at FROM api_tokens ORDER BY created_at, rowid`)
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+tokenColumns+` FROM api_tokens ORDER BY created_at, rowid`)
 	if err != nil {
 		return nil, conv.Wrap(conv.EInternal, err, "list API tokens")
 	}
@@ -80,7 +97,7 @@ func scanToken(row interface{ Scan(...any) error }) (APIToken, error) {
 	var t APIToken
 	var created int64
 	var used sql.NullInt64
-	if err := row.Scan(&t.ID, &t.Name, &created, &used); err != nil {
+	if err := row.Scan(&t.ID, &t.Name, &t.Scope, &created, &used); err != nil {
 		return APIToken{}, err
 	}
 	t.CreatedAt, t.LastUsedAt = unixTime(created), nullUnixTime(used)
@@ -92,7 +109,7 @@ func scanToken(row interface{ Scan(...any) error }) (APIToken, error) {
 func (db *DB) RevokeAPIToken(ctx context.Context, nameOrID string) (APIToken, error) {
 	// A name may look like another token's id; the name wins.
 	t, err := scanToken(db.sql.QueryRowContext(ctx,
-		`SELECT id, name, created_at, last_used_at FROM api_tokens WHERE name = ? OR id = ? ORDER BY name = ? DESC LIMIT 1`,
+		`SELECT `+tokenColumns+` FROM api_tokens WHERE name = ? OR id = ? ORDER BY name = ? DESC LIMIT 1`,
 		nameOrID, nameOrID, nameOrID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return APIToken{}, conv.Errorf(conv.ENotFound, "no token named or with id %q", nameOrID)
@@ -106,6 +123,16 @@ func (db *DB) RevokeAPIToken(ctx context.Context, nameOrID string) (APIToken, er
 	return t, nil
 }
 
+// HasAPIToken reports whether the token with that id is still there (not
+// revoked): a long-lived stream opened with it checks now and then.
+func (db *DB) HasAPIToken(ctx context.Context, id string) (bool, error) {
+	var n int
+	if err := db.sql.QueryRowContext(ctx, `SELECT count(*) FROM api_tokens WHERE id = ?`, id).Scan(&n); err != nil {
+		return false, conv.Wrap(conv.EInternal, err, "read API token")
+	}
+	return n > 0, nil
+}
+
 // CheckAPIToken finds the token for a bearer secret and notes its use.
 // Returns conv.EUnauthorized when the secret is unknown or revoked.
 func (db *DB) CheckAPIToken(ctx context.Context, secret string) (APIToken, error) {
@@ -114,7 +141,7 @@ func (db *DB) CheckAPIToken(ctx context.Context, secret string) (APIToken, error
 	}
 	h := secretHash(secret)
 	t, err := scanToken(db.sql.QueryRowContext(ctx,
-		`SELECT id, name, created_at, last_used_at FROM api_tokens WHERE token_hash = ?`, h))
+		`SELECT `+tokenColumns+` FROM api_tokens WHERE token_hash = ?`, h))
 	if errors.Is(err, sql.ErrNoRows) {
 		return APIToken{}, conv.Errorf(conv.EUnauthorized, "invalid or revoked API token")
 	}

@@ -152,7 +152,10 @@ export interface Progress {
 }
 
 export interface Run {
+  /** Unique across machines: a peer's run is "<machine>~<its id>". */
   id: string;
+  /** The machine the run lives on (this lab's name, or a peer's). */
+  machine?: string;
   provider?: string;
   cwd: string;
   title: string;
@@ -211,6 +214,7 @@ export interface Attachment {
 
 /** ExternalSession (conv.ExternalSession): a CLI process lab did not start. */
 export interface ExternalSession {
+  machine?: string;
   provider: string;
   pid: number;
   session_id: string;
@@ -264,6 +268,8 @@ export interface PushSubscriptionData {
 }
 
 export interface StartRequest {
+  /** The machine to start on (a peer's name); default this lab. */
+  machine?: string;
   /** The agent CLI; default: the server's first provider. */
   provider?: string;
   cwd: string;
@@ -276,6 +282,7 @@ export interface StartRequest {
 
 export interface Session {
   id: string;
+  machine?: string;
   provider?: string;
   project_path: string;
   title: string;
@@ -321,6 +328,44 @@ export interface SessionList {
   sessions: Session[] | null;
   total?: number;
   has_more?: boolean;
+  machines?: Machine[];
+}
+
+export type MachineStatus = "ok" | "connecting" | "unreachable" | "revoked";
+
+/** Machine is conv.Machine: this lab or a peer whose runs it shows, and whether it answers. */
+export interface Machine {
+  name: string;
+  /** This lab itself. */
+  local?: boolean;
+  /** A peer's address. */
+  url?: string;
+  allow_http?: boolean;
+  status: MachineStatus;
+  /** Since when it is unreachable or refuses the token. */
+  since?: string;
+  error?: string;
+  added_at?: string;
+}
+
+/** GET /runs (httpapi.RunList): every machine's runs and the machines. */
+export interface RunList {
+  runs: Run[] | null;
+  machines?: Machine[] | null;
+}
+
+/** GET /peers (httpapi.PeerList): this lab's name and its peers. */
+export interface PeerList {
+  machine: string;
+  peers: Machine[] | null;
+}
+
+/** POST /peers: the token is write-only, never served back. */
+export interface PeerRequest {
+  name: string;
+  url: string;
+  token: string;
+  allow_http?: boolean;
 }
 
 /** Folder is conv.Folder: one directory the folder picker offers. */
@@ -365,6 +410,8 @@ export interface AuthStatus {
 export interface Event {
   type: string;
   run_id?: string;
+  /** machine.changed: the peer whose reachability changed. */
+  machine?: string;
   state?: State;
   backpatch_seq?: number;
 }
@@ -487,8 +534,12 @@ export const api = {
     setCSRF("");
   },
 
-  providers: async (): Promise<ProviderInfo[]> => (await call<{ providers: ProviderInfo[] | null }>("GET", "/providers")).providers ?? [],
+  /** providers of this lab, or of machine (a peer). */
+  providers: async (machine?: string): Promise<ProviderInfo[]> =>
+    (await call<{ providers: ProviderInfo[] | null }>("GET", `/providers${qs({ machine })}`)).providers ?? [],
   runs: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs")).runs ?? [],
+  /** runList is every machine's runs with the machines and whether each answers. */
+  runList: () => call<RunList>("GET", "/runs"),
   archivedRuns: async (): Promise<Run[]> => (await call<{ runs: Run[] | null }>("GET", "/runs?archived=true")).runs ?? [],
   archiveRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/archive", { ids }),
   unarchiveRuns: (ids: string[]) => call<BulkResult>("POST", "/runs/unarchive", { ids }),
@@ -497,7 +548,7 @@ export const api = {
   resumeRun: (id: string) => call<Run>("POST", `/runs/${enc(id)}/resume`),
   externalSessions: async (): Promise<ExternalSession[]> =>
     (await call<{ sessions: ExternalSession[] | null }>("GET", "/external-sessions")).sessions ?? [],
-  attach: (pid: number, provider?: string) => call<Run>("POST", "/runs/attach", { pid, provider }),
+  attach: (pid: number, provider?: string, machine?: string) => call<Run>("POST", "/runs/attach", { pid, provider, machine }),
   stopRun: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/stop`),
   runMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/runs/${enc(id)}/messages${qs({ ...q })}`),
@@ -518,7 +569,7 @@ export const api = {
   /** pushPresence survives the page going away (keepalive), so "hidden" arrives. */
   pushPresence: (device_id: string, run_id: string, visible: boolean) =>
     call<unknown>("POST", "/push/presence", { device_id, run_id, visible }, true),
-  folders: (q: string, limit: number) => call<FolderList>("GET", `/folders${qs({ q, limit })}`),
+  folders: (q: string, limit: number, machine?: string) => call<FolderList>("GET", `/folders${qs({ q, limit, machine })}`),
 
   sessions: (q: string, limit: number, offset: number) =>
     call<SessionList>("GET", `/sessions${qs({ q, limit, offset })}`),
@@ -527,7 +578,12 @@ export const api = {
   sessionMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/sessions/${enc(id)}/messages${qs({ ...q })}`),
   /** The demo's scenarios; rejects with 404 on a server with a real model. */
-  scenarios: async (): Promise<Scenario[]> => (await call<{ scenarios: Scenario[] | null }>("GET", "/demo/scenarios")).scenarios ?? [],
+  scenarios: async (machine?: string): Promise<Scenario[]> =>
+    (await call<{ scenarios: Scenario[] | null }>("GET", `/demo/scenarios${qs({ machine })}`)).scenarios ?? [],
+
+  peers: () => call<PeerList>("GET", "/peers"),
+  addPeer: (p: PeerRequest) => call<Machine>("POST", "/peers", p),
+  removePeer: (name: string) => call<unknown>("DELETE", `/peers/${enc(name)}`),
 };
 
 export const eventsURL = base + "/events";

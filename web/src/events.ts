@@ -30,7 +30,7 @@ function connect(): void {
   if (source) return;
   const es = new EventSource(eventsURL, { withCredentials: true });
   source = es;
-  for (const t of ["run.changed", "run.messages.changed", "heartbeat"]) {
+  for (const t of ["run.changed", "run.messages.changed", "machine.changed", "heartbeat"]) {
     es.addEventListener(t, (ev) => dispatch(t, (ev as MessageEvent).data));
   }
   // A server that sends unnamed events with the type inside the JSON.

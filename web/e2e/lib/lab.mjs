@@ -34,7 +34,8 @@ export function freePort() {
 // The setup link lab logs is <base>/setup#token=<token>.
 const tokenPatterns = [/\/setup#token=([A-Za-z0-9_\-.~%]+)/, /setup_token=([A-Za-z0-9_\-.~%]+)/];
 
-export async function startLab() {
+/** startLab starts a server; extraArgs are appended to its command line (`--machine b`, say). */
+export async function startLab({ extraArgs = [] } = {}) {
   const bin = process.env.LAB_BIN;
   if (!bin || !existsSync(bin)) {
     throw new Error(`LAB_BIN must name the lab binary built with the web app (got ${JSON.stringify(bin)}); run \`make web build\` and set LAB_BIN=$(pwd)/bin/lab`);
@@ -50,7 +51,8 @@ export async function startLab() {
   const args = template
     .split(/\s+/)
     .filter(Boolean)
-    .map((a) => a.replaceAll("{addr}", addr).replaceAll("{state}", state).replaceAll("{home}", home));
+    .map((a) => a.replaceAll("{addr}", addr).replaceAll("{state}", state).replaceAll("{home}", home))
+    .concat(extraArgs);
   const env = {
     PATH: process.env.PATH,
     HOME: home,
@@ -109,6 +111,13 @@ export async function startLab() {
       return poll(() => setupToken(), { timeout: 20000, what: "a setup token in lab's output" }).catch(() => {
         throw fail("no setup token in lab's output");
       });
+    },
+    /** kill ends the server at once (SIGKILL), leaving its runs and files; stop still cleans up. */
+    async kill() {
+      if (!exited) {
+        child.kill("SIGKILL");
+        await poll(() => exited, { timeout: 15000, what: "lab to die" });
+      }
     },
     async stop() {
       if (!exited) {

@@ -4,18 +4,25 @@
 // under one line, so Start stays on a phone's first screen. On a real
 // server the list is empty and nothing shows.
 
-import { createSignal, For, onMount, Show } from "solid-js";
+import { createEffect, createSignal, For, on, Show } from "solid-js";
 import { api, type Scenario } from "../api";
 
-export function DemoScenarios(props: { provider: string; onPick: (s: Scenario) => void }) {
+export function DemoScenarios(props: { provider: string; machine?: string; onPick: (s: Scenario) => void }) {
   const [list, setList] = createSignal<Scenario[]>([]);
-  onMount(async () => {
-    try {
-      setList(await api.scenarios());
-    } catch {
-      /* not a demo (404), or offline: no chips */
-    }
-  });
+  // The chosen machine's scenarios (a peer may be a demo or not).
+  createEffect(
+    on(
+      () => props.machine,
+      async (machine) => {
+        try {
+          const got = await api.scenarios(machine);
+          if (props.machine === machine) setList(got);
+        } catch {
+          if (props.machine === machine) setList([]); /* not a demo (404), or offline: no chips */
+        }
+      },
+    ),
+  );
   /** The chosen provider's scenarios ("" while the providers are not known: the first provider's). */
   const shown = () => {
     const all = list();

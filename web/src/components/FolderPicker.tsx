@@ -12,7 +12,8 @@ import "../styles/folders.css";
 
 const shown = 12;
 
-export function FolderPicker(props: { value: string; onChange: (v: string) => void }) {
+/** FolderPicker offers folders of this lab, or of machine (a peer's name). */
+export function FolderPicker(props: { value: string; machine?: string; onChange: (v: string) => void }) {
   const [open, setOpen] = createSignal(false);
   const [items, setItems] = createSignal<Folder[]>([]);
   const [home, setHome] = createSignal("");
@@ -29,7 +30,7 @@ export function FolderPicker(props: { value: string; onChange: (v: string) => vo
   async function load(q: string) {
     const gen = ++generation;
     try {
-      const r = await api.folders(q, shown);
+      const r = await api.folders(q, shown, props.machine);
       if (gen !== generation) return; // a newer query superseded this one
       setItems(r.folders ?? []);
       setHome(r.home);

@@ -11,6 +11,7 @@ import { runHeading } from "../lib/heading";
 import { CliBadge } from "./CliVersion";
 import { providerLabel } from "../providers";
 import { linkHandler } from "../router";
+import "../styles/machines.css";
 
 export function AttentionBadge(props: { run: Pick<Run, "state" | "pending" | "attention"> }) {
   const a = () => attentionOf(props.run);
@@ -21,23 +22,30 @@ export function AttentionBadge(props: { run: Pick<Run, "state" | "pending" | "at
   );
 }
 
-export function RunRow(props: { run: Run; selected?: boolean }) {
+/** RunRow shows a run; machine adds its machine's name (a hub's list), stale greys it (its machine cannot be reached). */
+export function RunRow(props: { run: Run; selected?: boolean; machine?: boolean; stale?: boolean }) {
   const r = () => props.run;
   const a = () => attentionOf(r());
   const h = () => runHeading(r());
   return (
     <a
       class={`row att-row-${a()}`}
-      classList={{ selected: !!props.selected }}
+      classList={{ selected: !!props.selected, stale: !!props.stale }}
       href={`/runs/${encodeURIComponent(r().id)}`}
       onClick={linkHandler}
       aria-current={props.selected ? "page" : undefined}
       data-run={r().id}
       data-attention={a()}
+      data-stale={props.stale ? "" : undefined}
     >
       <div class="row-main">
         <div class="row-title">{h().title}</div>
         <div class="row-sub muted">
+          <Show when={props.machine && r().machine}>
+            <span class="tag machine" data-machine={r().machine}>
+              {r().machine}
+            </span>{" "}
+          </Show>
           <Show when={r().provider}>
             <span class="provider" data-provider={r().provider}>
               {providerLabel(r().provider)}

@@ -10,6 +10,7 @@ import { api, type ExternalSession } from "../api";
 import { Header } from "../components/Header";
 import { baseName } from "../lib/format";
 import { navigate } from "../router";
+import { manyMachines } from "../machines";
 import "../styles/attach.css";
 
 const refreshEvery = 3000;
@@ -39,7 +40,7 @@ export function Attach() {
     setBusy(s.pid);
     setError("");
     try {
-      const run = await api.attach(s.pid, s.provider);
+      const run = await api.attach(s.pid, s.provider, s.machine);
       navigate(`/runs/${encodeURIComponent(run.id)}`);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -70,7 +71,12 @@ export function Attach() {
                     <div class="row-main">
                       <div class="row-title">{s.title || baseName(s.cwd)}</div>
                       <div class="row-sub muted">
-                        {s.cwd} · <span class="mono">{s.session_id.slice(0, 8)}</span>
+                        <Show when={manyMachines() && s.machine}>
+                          <span class="tag machine" data-machine={s.machine}>
+                            {s.machine}
+                          </span>{" "}
+                        </Show>
+                        {s.cwd} · <span class="mono">{s.session_id.slice(s.session_id.indexOf("~") + 1).slice(0, 8)}</span>
                       </div>
                       <div class="ext-where">
                         <span class="tag" classList={{ waiting: !!s.pending || s.status === "waiting" }} data-status>

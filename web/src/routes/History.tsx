@@ -1,5 +1,5 @@
-// History: every session on the machine, newest first, searchable by
-// folder, title and what was said; each opens as a read-only chat (with
+// History: every session on the machine (on a hub, on every machine, each
+// labelled), newest first, searchable by folder, title and what was said; each opens as a read-only chat (with
 // Resume), or as the live run that follows it now. The search lives in the
 // address, so going back from a session keeps it.
 
@@ -9,7 +9,9 @@ import { Header } from "../components/Header";
 import { sessionLine } from "../lib/heading";
 import { rememberHistory } from "../lib/lastsearch";
 import { linkHandler } from "../router";
+import "../styles/machines.css";
 import { manyProviders, providerLabel } from "../providers";
+import { manyMachines, setMachines } from "../machines";
 
 const pageSize = 50;
 
@@ -27,6 +29,7 @@ export function History() {
       const r = await api.sessions(q().trim(), pageSize, offset);
       if (gen !== generation) return; // a newer search superseded this one
       const got = r.sessions ?? [];
+      setMachines(r.machines);
       setItems(offset === 0 ? got : [...(items() ?? []), ...got]);
       setNext(r.has_more && got.length > 0 ? offset + got.length : undefined);
       setError("");
@@ -78,6 +81,11 @@ export function History() {
                         <div class="row-title">{s.title || "(no prompt)"}</div>
                         <div class="row-sub muted">{sessionLine(s)}</div>
                       </div>
+                      <Show when={manyMachines() && s.machine}>
+                        <span class="tag machine" data-machine={s.machine}>
+                          {s.machine}
+                        </span>
+                      </Show>
                       <Show when={manyProviders() && s.provider}>
                         <span class="tag provider" data-provider={s.provider}>
                           {providerLabel(s.provider)}

@@ -1,15 +1,19 @@
-// Starting a run: the agent CLI (a choice of tiles when the server runs
-// more than one), a folder (picked with suggestions, recent ones first),
-// the first prompt, the model and the permission mode, each mode explained
-// in a line. Everything a provider offers comes from the server.
+// Starting a run: the machine (on a hub with peers), the agent CLI (a
+// choice of tiles when the machine runs more than one), a folder (picked
+// with suggestions, recent ones first), the first prompt, the model and the
+// permission mode, each mode explained in a line. Everything a provider
+// offers comes from the chosen machine.
 
 import { createSignal, For, onMount, Show } from "solid-js";
-import { api, type ProviderInfo, type Scenario } from "../api";
+import { api, type Machine, type ProviderInfo, type Run, type Scenario, type Session } from "../api";
 import { DemoScenarios } from "../components/DemoScenarios";
 import { FolderPicker } from "../components/FolderPicker";
 import { Header } from "../components/Header";
 import { recentDirs } from "../lib/format";
+import { isDown } from "../lib/machines";
+import { loadMachines } from "../machines";
 import { loadProviders } from "../providers";
+import "../styles/machines.css";
 import { navigate } from "../router";
 
 /** Used until the server lists its providers (or when it cannot): the server's default provider, its modes unknown. */
@@ -32,6 +36,10 @@ export function NewRun() {
   const [worktree, setWorktree] = createSignal(false);
   const [providers, setProviders] = createSignal<ProviderInfo[]>([]);
   const [provider, setProvider] = createSignal("");
+  const [machineList, setMachineList] = createSignal<Machine[]>([]);
+  const [machine, setMachine] = createSignal("");
+  const [cwdTyped, setCwdTyped] = createSignal(false);
+  let known: { runs: Run[]; sessions: Session[] } = { runs: [], sessions: [] };
   const current = () => providers().find((p) => p.name === provider()) ?? providers()[0] ?? unknownProvider;
   const modes = () => current().modes;
   /** listedDefault is the provider's default mode when it is one of its modes: then the list names it once, as itself. */
@@ -43,25 +51,48 @@ export function NewRun() {
   const [error, setError] = createSignal("");
   const [busy, setBusy] = createSignal(false);
 
-  onMount(async () => {
-    loadProviders()
+  /** local says the chosen machine is this lab (or none was chosen). */
+  const local = () => !machine() || !!machineList().find((m) => m.name === machine())?.local;
+
+  /** useMachine loads what the machine offers: its providers, and its recent folder. */
+  function useMachine(name: string) {
+    setMachine(name);
+    setProviders([]);
+    setProvider("");
+    setMode("");
+    const isLocal = local();
+    (isLocal ? loadProviders() : api.providers(name))
       .then((ps) => {
+        if (machine() !== name) return;
         setProviders(ps);
-        if (!provider() && ps[0]) setProvider(ps[0].name);
+        if (ps[0]) setProvider(ps[0].name);
       })
       .catch(() => {
-        /* the server's default provider and its default mode still work */
+        /* the machine's default provider and its default mode still work */
       });
-    // The folder of the last run started here, else the most recent one.
-    const last = remembered();
-    if (last) {
-      setCwd(last);
-      return;
+    if (!cwdTyped()) {
+      // The folder of the last run started on this machine, else its most recent one.
+      const last = remembered(isLocal ? "" : name);
+      // This lab's ids never hold "~"; a peer's are "<machine>~<id>".
+      const mine = <T extends { id: string; machine?: string }>(xs: T[]) => xs.filter((x) => (isLocal ? !x.id.includes("~") : x.machine === name));
+      setCwd(last || (recentDirs(mine(known.runs), mine(known.sessions))[0] ?? ""));
     }
+  }
+
+  onMount(async () => {
+    loadMachines()
+      .then((ms) => {
+        setMachineList(ms);
+        if (!machine() && ms[0]) setMachine(ms[0].name);
+      })
+      .catch(() => {
+        /* this lab alone */
+      });
+    useMachine(machine());
     try {
       const [runs, sessions] = await Promise.all([api.runs(), api.sessions("", 50, 0).then((s) => s.sessions ?? []).catch(() => [])]);
-      const dirs = recentDirs(runs, sessions);
-      if (!cwd() && dirs[0]) setCwd(dirs[0]);
+      known = { runs, sessions };
+      if (!cwdTyped()) useMachine(machine());
     } catch {
       /* the form works without suggestions */
     }
@@ -88,8 +119,9 @@ export function NewRun() {
         permission_mode: mode() || undefined,
         provider: current().name || undefined,
         worktree: worktree() || undefined,
+        machine: local() ? undefined : machine(),
       });
-      remember(cwd().trim());
+      remember(local() ? "" : machine(), cwd().trim());
       navigate(`/runs/${encodeURIComponent(run.id)}`, true);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -110,6 +142,27 @@ export function NewRun() {
             if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.isComposing) void submit(e);
           }}
         >
+          <Show when={machineList().length > 1}>
+            <fieldset class="providers" data-testid="machines">
+              <legend>Machine</legend>
+              <div class="machine-tiles" role="radiogroup" aria-label="Machine">
+                <For each={machineList()}>
+                  {(m) => (
+                    <label class="machine-tile" classList={{ chosen: m.name === machine(), down: isDown(m) }} data-machine={m.name}>
+                      <input type="radio" name="machine" value={m.name} checked={m.name === machine()} onChange={() => useMachine(m.name)} />
+                      <span>{m.name}</span>
+                      <Show when={m.local}>
+                        <span class="muted small">this lab</span>
+                      </Show>
+                      <Show when={isDown(m)}>
+                        <span class="muted small">{m.status}</span>
+                      </Show>
+                    </label>
+                  )}
+                </For>
+              </div>
+            </fieldset>
+          </Show>
           <Show when={providers().length > 1}>
             <fieldset class="providers" data-testid="providers">
               <legend>Agent</legend>
@@ -135,7 +188,14 @@ export function NewRun() {
               </div>
             </fieldset>
           </Show>
-          <FolderPicker value={cwd()} onChange={setCwd} />
+                    <FolderPicker
+            value={cwd()}
+            machine={local() ? undefined : machine()}
+            onChange={(v) => {
+              setCwdTyped(true);
+              setCwd(v);
+            }}
+          />
           <label style={{ "flex-direction": "row", "align-items": "center", "min-height": "44px" }}>
             <input type="checkbox" name="worktree" checked={worktree()} onChange={(e) => setWorktree(e.currentTarget.checked)} />
             <span>
@@ -147,7 +207,7 @@ export function NewRun() {
             First prompt
             <textarea name="prompt" rows={5} value={prompt()} onInput={(e) => setPrompt(e.currentTarget.value)} placeholder="What should the agent do?" />
           </label>
-          <DemoScenarios provider={current().name} onPick={pickScenario} />
+          <DemoScenarios provider={current().name} machine={local() ? undefined : machine()} onPick={pickScenario} />
           <label>
             Model
             <input name="model" value={model()} onInput={(e) => setModel(e.currentTarget.value)} placeholder="default" autocapitalize="off" spellcheck={false} />
@@ -183,17 +243,18 @@ export function NewRun() {
   );
 }
 
-function remembered(): string {
+/** remembered is the folder of the last run started here on machine ("" for this lab). */
+function remembered(machine: string): string {
   try {
-    return localStorage.getItem(lastCwdKey) ?? "";
+    return localStorage.getItem(machine ? `${lastCwdKey}.${machine}` : lastCwdKey) ?? "";
   } catch {
     return "";
   }
 }
 
-function remember(dir: string): void {
+function remember(machine: string, dir: string): void {
   try {
-    if (dir) localStorage.setItem(lastCwdKey, dir);
+    if (dir) localStorage.setItem(machine ? `${lastCwdKey}.${machine}` : lastCwdKey, dir);
   } catch {
     /* private mode: the recent folders still come first */
   }

@@ -22,6 +22,7 @@ import { runHeading } from "../lib/heading";
 import { lastSeq } from "../lib/merge";
 import { providerLabel } from "../providers";
 import { trackSeen } from "../seen";
+import { manyMachines } from "../machines";
 
 
 export function RunChat(props: { id: string }) {
@@ -87,6 +88,12 @@ export function RunChat(props: { id: string }) {
           <>
             <Show when={state()}>
               <AttentionBadge run={{ state: state()!, pending: !!conv.pending() }} />{" "}
+            </Show>
+            <Show when={manyMachines() && run()?.machine}>
+              <span class="machine" data-machine={run()!.machine}>
+                {run()!.machine}
+              </span>{" "}
+              ·{" "}
             </Show>
             <Show when={run()?.provider}>
               <span class="provider" data-provider={run()!.provider}>

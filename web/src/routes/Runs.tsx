@@ -1,26 +1,38 @@
 // The runs list: every run with its attention level, blocked ones first,
 // then your turn, working, idle and ended, each by last activity; refreshed
-// on every run event.
+// on every run event. On a hub, every machine's runs, each labelled with
+// its machine; a machine that cannot be reached gets a row saying since
+// when, and its last known runs stay, greyed, until it answers again.
 
 import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
-import { api, isOffline, type Run } from "../api";
+import { api, isOffline, type Machine, type Run } from "../api";
 import { EmptyRuns } from "../components/EmptyRuns";
 import { Header } from "../components/Header";
 import { RunRow } from "../components/RunRow";
 import { RunsHousekeeping } from "../components/RunsHousekeeping";
 import { attentionOf, byAttention } from "../lib/attention";
 import { stopEvents, subscribe } from "../events";
+import { isDown, machineNote, staleRuns } from "../lib/machines";
+import { manyMachines, setMachines } from "../machines";
 import { linkHandler } from "../router";
 
 /** Runs is the runs list; selected marks the run open beside it on a desktop. */
 export function Runs(props: { selected?: string }) {
   const [runs, setRuns] = createSignal<Run[] | null>(null);
+  const [down, setDown] = createSignal<Machine[]>([]);
+  const [stale, setStale] = createSignal(new Set<string>());
   const [error, setError] = createSignal("");
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   async function load() {
     try {
-      setRuns(byAttention(await api.runs()));
+      const list = await api.runList();
+      const rs = list.runs ?? [];
+      const ms = list.machines ?? [];
+      setMachines(ms);
+      setDown(ms.filter((m) => isDown(m) || m.status === "connecting"));
+      setStale(staleRuns(rs, ms));
+      setRuns(byAttention(rs));
       setError("");
     } catch (e) {
       setError(isOffline(e) ? "Offline: cannot reach the lab server." : e instanceof Error ? e.message : String(e));
@@ -71,13 +83,22 @@ export function Runs(props: { selected?: string }) {
             </button>
           </div>
         </Show>
+        <For each={down()}>
+          {(m) => (
+            <div class={`notice machine-down ${m.status}`} role="status" data-machine-down={m.name}>
+              <span class="grow">
+                <strong>{m.name}</strong> {machineNote(m)}
+              </span>
+            </div>
+          )}
+        </For>
         <Show when={runs()} fallback={<Show when={!error()}>{<p class="muted pad">Loading…</p>}</Show>}>
           <Show when={runs()!.length > 0} fallback={<EmptyRuns />}>
             <ul class="rows">
               <For each={runs()}>
                 {(r) => (
                   <li>
-                    <RunRow run={r} selected={r.id === props.selected} />
+                    <RunRow run={r} selected={r.id === props.selected} machine={manyMachines()} stale={stale().has(r.id)} />
                   </li>
                 )}
               </For>
@@ -87,6 +108,9 @@ export function Runs(props: { selected?: string }) {
         <Show when={runs()}>{(list) => <RunsHousekeeping runs={list()} onChanged={load} />}</Show>
         <a class="link settings-link" href="/settings" onClick={linkHandler} data-action="settings">
           Notifications on this device…
+        </a>
+        <a class="link settings-link" href="/settings#machines" onClick={linkHandler} data-action="machines">
+          Other machines…
         </a>
         <button
           class="link signout"

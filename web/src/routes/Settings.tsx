@@ -1,8 +1,9 @@
 // Settings: push notifications. This browser can be turned on (named, so
 // the list says which phone is which); every subscribed device is listed
-// with what it is told about, a test button and a remove button.
+// with what it is told about, a test button and a remove button. Below,
+// the other machines whose runs this lab shows (a chunk of its own).
 
-import { createSignal, For, onMount, Show } from "solid-js";
+import { type Component, createSignal, For, onMount, Show } from "solid-js";
 import { api, type PushDevice, type PushOptions } from "../api";
 import { Header } from "../components/Header";
 import { defaultDeviceName } from "../lib/device";
@@ -20,6 +21,10 @@ const optionRows: { key: keyof PushOptions; label: string; hint: string }[] = [
 ];
 
 export function Settings() {
+  // The machines section is a chunk of its own, fetched when Settings
+  // opens (a plain dynamic import: no suspense machinery in the bundle).
+  const [Peers, setPeers] = createSignal<Component | null>(null);
+  onMount(() => void import("../components/Peers").then((m) => setPeers(() => m.default)));
   const [devices, setDevices] = createSignal<PushDevice[] | null>(null);
   const [mine, setMine] = createSignal(myDeviceId());
   const [name, setName] = createSignal(defaultDeviceName(navigator.userAgent));
@@ -180,6 +185,9 @@ export function Settings() {
             </Show>
           </Show>
         </section>
+        <Show when={Peers()} fallback={<p class="muted pad">Loading…</p>}>
+          {(P) => P()({})}
+        </Show>
       </main>
     </div>
   );
