@@ -205,6 +205,15 @@ type Driver interface {
 	Unannounced(call *conv.ToolCall) *conv.Dialog
 	// Prompt reads the CLI's input box; false when the pane shows none.
 	Prompt(capture string) (PromptBox, bool)
+	// Typable checks a reply against what the CLI's input box takes as
+	// typed and returns the text to paste (in the form the CLI records
+	// it, e.g. composed to NFC). Characters the CLI would drop or alter
+	// beyond that are refused before any key: EInvalid naming each.
+	Typable(text string) (string, error)
+	// ClearKey is the key that deletes the input box's text back to the
+	// start of a line, or the line break before it when the line is empty
+	// (so repeating it empties the box); it does nothing to an empty box.
+	ClearKey() string
 	// InterruptKey is the key that stops a turn or declines a picker.
 	InterruptKey() string
 	// Look says what the CLI's screen shows, for the live overlay.
@@ -239,8 +248,10 @@ type Look struct {
 
 // PromptBox is the CLI's input box as a pane shows it.
 type PromptBox interface {
-	// Holds reports whether the box shows exactly text (as typed, or as
-	// the placeholder a long paste collapses into).
+	// Holds reports whether the box shows text as a terminal draws it
+	// (clikit.BoxShows: wrapped, composed, its emoji and invisible
+	// characters drawn or not), or as the placeholder a long paste
+	// collapses into.
 	Holds(text string) bool
 	// Empty reports whether the box holds no text.
 	Empty() bool
