@@ -11,7 +11,7 @@ import (
 // drop (TestE2EReplyCharacterClasses checks them on the real CLI).
 var typingCases = []struct {
 	name, text, want string // want: the text to paste; "" when refused
-	refused            []string
+	refused          []string
 }{
 	{"skin tone", "ok 👍🏽", "ok 👍🏽", nil},
 	{"zwj family", "👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧", nil},

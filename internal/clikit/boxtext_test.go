@@ -43,16 +43,16 @@ func TestBoxShowsWhatTheCLIsDrew(t *testing.T) {
 
 func TestBoxShowsTellsOtherText(t *testing.T) {
 	for _, c := range []struct{ shown, want string }{
-		{"", "hello"},                        // the paste has not arrived
-		{"   \u200b", "hello"},               // nothing visible
-		{"hell", "hello"},                    // a paste taken in part
-		{"hello world", "hello"},             // more than the paste
-		{"1. Yes  2. No", "hello"},           // a picker's text
-		{"hallo", "hello"},                   // one letter differs
-		{"cafe", "café"},                     // the accent is part of the letter
-		{"ok 👍 and more", "ok 👍🏽"},          // an emoji does not hide text after it
-		{"x dex to y z", "x 🫩🫩🫩 y"},          // nor does an unknown one, past its cells
-		{"hello\nhello", "hello"},            // twice
+		{"", "hello"},                         // the paste has not arrived
+		{"   \u200b", "hello"},                // nothing visible
+		{"hell", "hello"},                     // a paste taken in part
+		{"hello world", "hello"},              // more than the paste
+		{"1. Yes  2. No", "hello"},            // a picker's text
+		{"hallo", "hello"},                    // one letter differs
+		{"cafe", "café"},                      // the accent is part of the letter
+		{"ok 👍 and more", "ok 👍🏽"},            // an emoji does not hide text after it
+		{"x dex to y z", "x 🫩🫩🫩 y"},           // nor does an unknown one, past its cells
+		{"hello\nhello", "hello"},             // twice
 		{"[Pasted text #1 +3 lines]", "a\nb"}, // placeholders are the adapters' business
 	} {
 		if BoxShows(c.shown, c.want) {
