@@ -87,13 +87,18 @@ func (a *Actor) clearLeftover(ctx context.Context, box agent.PromptBox) error {
 func (a *Actor) clearBox(ctx context.Context, box agent.PromptBox) error {
 	limit := 2*(strings.Count(box.Shown(), "\n")+1) + 2
 	for i := 0; ; i++ {
-		capture, err := a.pane.Capture(ctx)
+		// A frame caught mid-redraw may show no box: look again.
+		var box agent.PromptBox
+		err := a.poll(ctx, func(capture string) error {
+			b, ok := a.drv.Prompt(capture)
+			if !ok {
+				return errors.New("the CLI is not showing its prompt")
+			}
+			box = b
+			return nil
+		})
 		if err != nil {
-			return fmt.Errorf("reading the pane: %w", err)
-		}
-		box, ok := a.drv.Prompt(capture)
-		if !ok {
-			return errors.New("the CLI is not showing its prompt")
+			return err
 		}
 		if box.Empty() {
 			return nil
