@@ -426,4 +426,3 @@ func TestE2ECodexReplyFuzz(t *testing.T) {
 		c.reply(fmt.Sprintf("F%02d ", i), fuzzReply(rng))
 	}
 }
-
