@@ -82,9 +82,9 @@ type looker struct {
 	warning     *conv.Lifecycle // the busy screen says the turn is stuck
 	// retried is the prompt time of the turn the pane last showed stuck
 	// in API retries: an idle box after that is the retries cancelled.
-	retried time.Time
-	revealed    *conv.Dialog    // a permission prompt the pane showed for a call no hook announced
-	plan        planLook        // the last look for a pending plan's picker
+	retried  time.Time
+	revealed *conv.Dialog // a permission prompt the pane showed for a call no hook announced
+	plan     planLook     // the last look for a pending plan's picker
 }
 
 // planLook is the last look for a pending plan's picker: what the pane

@@ -60,12 +60,3 @@ func (l *live) progressLocked() *conv.Progress {
 	}
 	return p
 }
-
-// overlayActivity adds the last activity and preview to r.
-func (l *live) overlayActivity(r *conv.Run) {
-	if !l.act.lastAt.IsZero() {
-		t := l.act.lastAt
-		r.LastActivity = &t
-	}
-	r.Preview = l.act.preview
-}

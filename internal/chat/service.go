@@ -235,21 +235,9 @@ func (s *Service) overlay(r *conv.Run) {
 		r.LastActivity = r.EndedAt
 		return
 	}
-	l := s.liveOf(r.ID)
-	if l == nil {
-		return
+	if l := s.liveOf(r.ID); l != nil {
+		l.overlayRun(r)
 	}
-	l.mu.Lock()
-	r.State, r.Pending = l.state, l.pending != nil
-	if a := l.look.alert; a != nil {
-		c := *a
-		r.Alert = &c
-	}
-	if r.TranscriptPath == "" && l.view != nil {
-		r.TranscriptPath = l.view.Path()
-	}
-	l.overlayActivity(r)
-	l.mu.Unlock()
 }
 
 // Start starts a run and follows it.
@@ -280,15 +268,17 @@ func (s *Service) Stop(ctx context.Context, id string) error {
 
 // Messages returns a window of a run's chat: live for a running run,
 // from the cached fold of its transcript once it ended.
+//
+// A followed run's page comes from its live view alone: no store read, no
+// side channel read, no lock a refresh, a start, a sweep or an action
+// holds, so reads stay quick however busy the machine is.
 func (s *Service) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
+	if l := s.liveOf(id); l != nil {
+		return l.snapshot(q), nil
+	}
 	r, err := s.runs.Get(ctx, id)
 	if err != nil {
 		return conv.Page{}, err
-	}
-	if r.State != conv.StateEnded {
-		if l := s.liveOf(id); l != nil {
-			return l.snapshot(q), nil
-		}
 	}
 	path := r.TranscriptPath
 	if path == "" {

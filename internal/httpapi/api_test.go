@@ -184,7 +184,7 @@ func TestSessionsList(t *testing.T) {
 		{"?offset=-1", 400, "", 0, false},
 		{"?limit=9999", 400, "", 0, false},
 		{"?q=" + strings.Repeat("x", 201), 400, "", 0, false},
-		{"?q=%00", 400, "", 0, false},       // NUL, refused as /folders refuses it
+		{"?q=%00", 400, "", 0, false},        // NUL, refused as /folders refuses it
 		{"?q=fix%1bdocs", 400, "", 0, false}, // an escape
 		{"?q=%C2%85", 400, "", 0, false},     // NEL, a C1 control
 		{"?q=%ff", 400, "", 0, false},        // not UTF-8
