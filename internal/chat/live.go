@@ -268,12 +268,12 @@ func (l *live) publishFrame() {
 }
 
 // snapshot returns a window with the live overlay as the last refresh
-// left it, without waiting for one: it asks the tailer for a refresh,
-// whose event brings any change to clients. It takes no lock a refresh
-// holds but the view's own, which a refresh holds only while folding
-// appended bytes.
+// left it, without waiting for one (the tailer refreshes on every change
+// to the run's files, and its event brings the change to clients). It
+// takes no lock a refresh holds but the view's own, which a refresh holds
+// only while folding appended bytes. It does not ask for a refresh
+// either: one racing the read for the view's lock made reads slower.
 func (l *live) snapshot(q conv.Query) conv.Page {
-	l.tail.Kick()
 	f := l.shown.Load()
 	var p conv.Page
 	if f.view != nil {

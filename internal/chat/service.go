@@ -312,19 +312,31 @@ func (s *Service) actionsOf(ctx context.Context, id string) (Actions, error) {
 		return nil, conv.Errorf(conv.EConflict, "lab can only follow this session: %s", r.Attached.ReadOnly)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if a, ok := s.acts[id]; ok {
+	a, ok := s.acts[id]
+	drv, live := s.drivers[id]
+	s.mu.Unlock()
+	if ok {
 		return a, nil
 	}
-	drv, ok := s.drivers[id]
-	if !ok {
+	if !live {
 		return nil, conv.Errorf(conv.EConflict, "run %s has ended", id)
 	}
 	pending := func(context.Context) (*conv.Dialog, error) {
 		d, _ := l.current()
 		return d, nil
 	}
-	a := s.actions(r, drv, s.runs.Pane(id), pending)
+	// Built outside the lock (the factory may read the store), then kept
+	// unless another request kept one meanwhile: one actor per run, so
+	// actions on it never interleave.
+	a = s.actions(r, drv, s.runs.Pane(id), pending)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if kept, ok := s.acts[id]; ok {
+		return kept, nil
+	}
+	if _, ok := s.drivers[id]; !ok {
+		return nil, conv.Errorf(conv.EConflict, "run %s has ended", id)
+	}
 	s.acts[id] = a
 	return a, nil
 }
