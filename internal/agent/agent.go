@@ -18,6 +18,7 @@
 //	pane.go              what a captured pane shows: pickers, the input box
 //	recipe*.go           keystroke recipes with pane checkpoints (Driver)
 //	validate.go          answers checked against the pending dialog
+//	typing.go            which characters a reply may carry, and how to empty the input box
 //	gate.go              the start-up folder-trust screen
 //	spawn*.go, home.go   argv, binary and version, a run's opening, config and trust seeding
 //	versions.go          the pinned and the verified CLI versions
@@ -30,7 +31,8 @@
 // dialogs, state, the desync warning; each Fold embeds it and supplies
 // only its peek and line rules), internal/clikit (what they share outside
 // the fold: answer checks, pane text, the recipe builder, finding the
-// binary and asking its version, session-file heads), internal/hookspool
+// binary and asking its version, session-file heads, the input box read
+// as the terminal draws it), internal/hookspool
 // (the hook command and the spool folder reader), internal/jsonscan (the
 // JSON scanner the folds use), internal/udiff (unified diffs).
 //
