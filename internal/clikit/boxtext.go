@@ -205,7 +205,3 @@ func matches(toks []token, s []rune, skips int) bool {
 	}
 	return hi >= len(s) && cost[len(s)] != none
 }
-
-// ShownRunes is what BoxShows compares of a text: its visible runes after
-// composition, for messages and tests.
-func ShownRunes(s string) string { return string(visible(norm.NFC.String(s))) }

@@ -2,7 +2,6 @@ package clikit
 
 import (
 	"unicode"
-	"unicode/utf8"
 )
 
 // This file classifies characters the way a terminal grid draws them: what
@@ -149,10 +148,4 @@ func Clusters(s string) []string {
 		out = append(out, s[start:])
 	}
 	return out
-}
-
-// firstRune is the first rune of s (utf8.RuneError when empty).
-func firstRune(s string) rune {
-	r, _ := utf8.DecodeRuneInString(s)
-	return r
 }
