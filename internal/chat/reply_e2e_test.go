@@ -160,19 +160,7 @@ func (c *replyCLI) waitEmpty(idle ...bool) {
 }
 
 // landed waits for a typed prompt starting with tag and returns it.
-func (c *replyCLI) landed(tag string) (string, bool) {
-	var got string
-	ok := pollFor(60*time.Second, func() bool {
-		for _, p := range c.prompts() {
-			if strings.HasPrefix(p, tag) {
-				got = p
-				return true
-			}
-		}
-		return false
-	})
-	return got, ok
-}
+func (c *replyCLI) landed(tag string) (string, bool) { return c.landedWithin(tag, 60*time.Second) }
 
 func pollFor(timeout time.Duration, ok func() bool) bool {
 	deadline := time.Now().Add(timeout)
