@@ -299,7 +299,13 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Intents: intents.Lookup,
 		OnTurn:  chg.Turn,
 		Actions: func(r conv.Run, drv agent.Driver, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
-			return chat.NewActor(p, drv, pending, intents, chat.ActorOptions{})
+			opts := chat.ActorOptions{}
+			// A reply left in the prompt by a lab that stopped mid-reply
+			// is known by this note in the run's folder.
+			if rec, err := rs.Record(ctx, r.ID); err == nil && rec.RunDir != "" {
+				opts.Journal = filepath.Join(rec.RunDir, "reply-in-prompt.json")
+			}
+			return chat.NewActor(p, drv, pending, intents, opts)
 		},
 	})
 	if err != nil {

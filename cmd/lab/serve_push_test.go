@@ -40,26 +40,8 @@ func TestServePushesWhenARunBlocks(t *testing.T) {
 		t.Fatalf("key file mode %o; want 600", info.Mode().Perm())
 	}
 
-	subscribe := func(name string, sub *pushtest.Subscription, turnEnd bool) push.Device {
-		var req push.SubscribeRequest
-		req.Name = name
-		req.Subscription.Endpoint = sub.Endpoint
-		req.Subscription.Keys.P256dh, req.Subscription.Keys.Auth = sub.P256dh, sub.Auth
-		var d push.Device
-		if code := lab.call("POST", "/api/v1/push/devices", req, &d); code != 201 {
-			t.Fatalf("subscribe %s: %d", name, code)
-		}
-		if turnEnd {
-			o := d.Options
-			o.TurnEnd = true
-			if code := lab.call("POST", "/api/v1/push/devices/"+d.ID, push.UpdateRequest{Options: o}, &d); code != 200 {
-				t.Fatalf("options: %d", code)
-			}
-		}
-		return d
-	}
-	subscribe("phone", phone, false)
-	subscribe("desk", desk, true)
+	lab.subscribeDevice("phone", phone, false)
+	lab.subscribeDevice("desk", desk, true)
 
 	var run conv.Run
 	if code := lab.call("POST", "/api/v1/runs", conv.StartRequest{Cwd: t.TempDir(), Prompt: "lab:single pick one"}, &run); code != 201 {

@@ -18,6 +18,7 @@
 //	pane.go              what a captured pane shows: pickers, the input box
 //	recipe*.go           keystroke recipes with pane checkpoints (Driver)
 //	validate.go          answers checked against the pending dialog
+//	typing.go            which characters a reply may carry, and how to empty the input box
 //	gate.go              the start-up folder-trust screen
 //	spawn*.go, home.go   argv, binary and version, a run's opening, config and trust seeding
 //	versions.go          the pinned and the verified CLI versions
@@ -32,7 +33,8 @@
 // desync warning and the intended outcome; each Fold embeds it and
 // supplies only its peek and line rules), internal/clikit (what they
 // share outside the fold: answer checks by kind, permission summaries and
-// option roles, pane text and lines, the recipe builder, finding the
+// option roles, pane text and lines, the input box read as the terminal draws it,
+// the recipe builder, finding the
 // binary, asking its version and argv flags, session-file heads and
 // paths), internal/hookspool (the hook command, the spool folder reader,
 // the payload fields both CLIs send, the current session and its calls),
@@ -213,6 +215,15 @@ type Driver interface {
 	Unannounced(call *conv.ToolCall) *conv.Dialog
 	// Prompt reads the CLI's input box; false when the pane shows none.
 	Prompt(capture string) (PromptBox, bool)
+	// Typable checks a reply against what the CLI's input box takes as
+	// typed and returns the text to paste (in the form the CLI records
+	// it, e.g. composed to NFC). Characters the CLI would drop or alter
+	// beyond that are refused before any key: EInvalid naming each.
+	Typable(text string) (string, error)
+	// ClearKey is the key that deletes the input box's text back to the
+	// start of a line, or the line break before it when the line is empty
+	// (so repeating it empties the box); it does nothing to an empty box.
+	ClearKey() string
 	// InterruptKey is the key that stops a turn or declines a picker.
 	InterruptKey() string
 	// Look says what the CLI's screen shows, for the live overlay.
@@ -247,8 +258,10 @@ type Look struct {
 
 // PromptBox is the CLI's input box as a pane shows it.
 type PromptBox interface {
-	// Holds reports whether the box shows exactly text (as typed, or as
-	// the placeholder a long paste collapses into).
+	// Holds reports whether the box shows text as a terminal draws it
+	// (clikit.BoxShows: wrapped, composed, its emoji and invisible
+	// characters drawn or not), or as the placeholder a long paste
+	// collapses into.
 	Holds(text string) bool
 	// Empty reports whether the box holds no text.
 	Empty() bool

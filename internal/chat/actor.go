@@ -62,6 +62,11 @@ type ActorOptions struct {
 	SettleTimeout time.Duration
 	// MaxReply caps a reply's size in bytes (DefaultMaxReply).
 	MaxReply int
+	// Journal is a file where the actor notes the reply it has in the
+	// run's input box, so that a lab stopped mid-reply knows that text
+	// for its own and removes it before the next reply; "" keeps the note
+	// in memory only.
+	Journal string
 	// Logger receives one line per action (slog.Default()).
 	Logger *slog.Logger
 }
@@ -104,6 +109,9 @@ type Actor struct {
 
 	lock chan struct{} // a mutex that a waiting caller can give up on
 
+	// left is the reply lab has in the input box, or left there.
+	left leftover
+
 	// answered are the tool_ids lab committed an answer for, newest
 	// last: a second answer for one of them is a conflict even before
 	// the transcript shows the resolution.
@@ -130,6 +138,7 @@ func NewActor(p Pane, drv agent.Driver, pending func(ctx context.Context) (*conv
 		opts:    opts,
 		log:     opts.Logger,
 		lock:    make(chan struct{}, 1),
+		left:    leftover{path: opts.Journal},
 	}
 }
 

@@ -35,10 +35,13 @@ type fakeTUI struct {
 	// drop, when set, is asked for each key; true swallows it (a key lost
 	// on the way to the TUI).
 	drop func(n int, key string) bool
-	// deaf swallows everything (a hung TUI).
-	deaf bool
+	// deaf swallows everything (a hung TUI); deafTo swallows one key.
+	deaf   bool
+	deafTo string
 	// enterLost swallows the next n Enters in the prompt.
 	enterLost int
+	// mangle, when set, is how the input box draws a paste.
+	mangle func(string) string
 	// onKey runs after each key is applied (to inject terminal actions).
 	onKey func(f *fakeTUI, key string)
 	// guard drops an Enter that comes sooner than this after the current
@@ -77,7 +80,7 @@ func (f *fakeTUI) SendKey(ctx context.Context, key string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.keys = append(f.keys, key)
-	if f.deaf || (f.drop != nil && f.drop(len(f.keys), key)) {
+	if f.deaf || key == f.deafTo || (f.drop != nil && f.drop(len(f.keys), key)) {
 		return nil
 	}
 	f.apply(key)
@@ -95,6 +98,9 @@ func (f *fakeTUI) Paste(ctx context.Context, text string) error {
 		return nil
 	}
 	if !f.active() {
+		if f.mangle != nil {
+			text = f.mangle(text)
+		}
 		f.prompt += text
 		return nil
 	}
@@ -146,6 +152,15 @@ func (f *fakeTUI) apply(key string) {
 				f.submitted = append(f.submitted, f.prompt)
 			}
 			f.prompt = ""
+		case "C-u":
+			// The line's text, or the line break before an empty line.
+			lines := strings.Split(f.prompt, "\n")
+			if n := len(lines); lines[n-1] != "" {
+				lines[n-1] = ""
+			} else if n > 1 {
+				lines = lines[:n-1]
+			}
+			f.prompt = strings.Join(lines, "\n")
 		}
 		return
 	}

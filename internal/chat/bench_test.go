@@ -151,7 +151,14 @@ func BenchmarkLiveRunsRSS(b *testing.B) {
 			b.Fatal(err)
 		}
 		for i := range runs {
-			p, err := svc.Messages(context.Background(), fmt.Sprintf("run-%d", i), conv.Query{Limit: 50})
+			// A read serves what the run's first refresh found: wait for it.
+			var p conv.Page
+			var err error
+			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				if p, err = svc.Messages(context.Background(), fmt.Sprintf("run-%d", i), conv.Query{Limit: 50}); err != nil || len(p.Messages) > 0 {
+					break
+				}
+			}
 			if err != nil || len(p.Messages) == 0 {
 				b.Fatalf("run %d: %d messages, %v", i, len(p.Messages), err)
 			}

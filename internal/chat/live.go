@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"lab/internal/agent"
@@ -57,7 +58,25 @@ type live struct {
 	// nobody listens.
 	turns *turns
 
+	// shown is what reads serve: the view as the last refresh left it,
+	// published whole at its end, so a read never waits on a refresh (a
+	// refresh reads files and the pane, which is slow while the machine
+	// is busy starting runs).
+	shown atomic.Pointer[frame]
+
 	tail *tailer
+}
+
+// frame is the live view at the end of one refresh. It is never changed
+// once published.
+type frame struct {
+	view     *View
+	state    conv.State
+	pending  *conv.Dialog
+	alert    *conv.Lifecycle
+	progress *conv.Progress
+	lastAt   time.Time
+	preview  string
 }
 
 // livePoll is the fallback poll interval when file notifications fail.
@@ -66,6 +85,7 @@ const livePoll = time.Second
 func newLive(runID string, side agent.Side, newFold func() agent.Fold, pane Pane, drv agent.Driver, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger) *live {
 	l := &live{runID: runID, side: side, newFold: newFold, pub: pub, log: log, intents: intents, state: conv.StateIdle,
 		look: newLooker(pane, drv), changed: time.Now()}
+	l.shown.Store(&frame{state: conv.StateIdle})
 	l.tail = newTailer(l.refresh, livePoll, log)
 	l.tail.watch(side.Dir())
 	return l
@@ -130,6 +150,9 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 	now := time.Now()
 	if ch.Changed {
 		l.changed = now
+		// Serve the new messages at once: the pane read below can be
+		// slow, and reads must not wait for it.
+		l.publishFrame()
 	}
 	var again bool
 	cand := l.pendingFrom(st)
@@ -157,6 +180,7 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 	l.syncedAt = now
 	l.noteActivity(st, ch.Changed, now)
 	l.turns.observe(l.view, l.state)
+	l.publishFrame()
 
 	n, pendingID, alert := 0, "", ""
 	if l.view != nil {
@@ -251,25 +275,65 @@ func (l *live) stateFrom(st agent.SideState) conv.State {
 	return s
 }
 
-// snapshot refreshes and returns a window with the live overlay.
+// publishFrame makes the state a refresh arrived at what reads serve.
+// Called with l.mu held.
+func (l *live) publishFrame() {
+	f := &frame{view: l.view, state: l.state, pending: l.pending.Clone(), progress: l.progressLocked(),
+		lastAt: l.act.lastAt, preview: l.act.preview}
+	if a := l.look.alert; a != nil {
+		c := *a
+		f.alert = &c
+	}
+	l.shown.Store(f)
+}
+
+// snapshot returns a window with the live overlay as the last refresh
+// left it, without waiting for one (the tailer refreshes on every change
+// to the run's files, and its event brings the change to clients). It
+// takes no lock a refresh holds but the view's own, which a refresh holds
+// only while folding appended bytes. It does not ask for a refresh
+// either: one racing the read for the view's lock made reads slower.
 func (l *live) snapshot(q conv.Query) conv.Page {
-	l.refresh()
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	f := l.shown.Load()
 	var p conv.Page
-	if l.view != nil {
-		p = pageOf(l.view.Page(q))
+	if f.view != nil {
+		p = pageOf(f.view.Page(q))
 	} else {
 		p = conv.Page{Messages: []conv.Message{}}
 	}
-	p.State = l.state
-	p.PendingDialog = l.pending.Clone()
-	if a := l.look.alert; a != nil {
-		c := *a
+	p.State = f.state
+	p.PendingDialog = f.pending.Clone()
+	if f.alert != nil {
+		c := *f.alert
 		p.Alert = &c
 	}
-	p.Progress = l.progressLocked()
+	if f.progress != nil {
+		c := *f.progress
+		p.Progress = &c
+	}
 	return p
+}
+
+// overlayRun puts the live state on r as the last refresh left it.
+func (l *live) overlayRun(r *conv.Run) {
+	f := l.shown.Load()
+	r.State, r.Pending = f.state, f.pending != nil
+	if f.alert != nil {
+		c := *f.alert
+		r.Alert = &c
+	}
+	if r.TranscriptPath == "" && f.view != nil {
+		r.TranscriptPath = f.view.Path()
+	}
+	if !f.lastAt.IsZero() {
+		t := f.lastAt
+		r.LastActivity = &t
+	}
+	r.Preview = f.preview
+	// While a dialog waits, the preview is what it asks.
+	if s := clipRunes(conv.DialogLine(f.pending), previewMax); s != "" {
+		r.Preview = s
+	}
 }
 
 // current returns the pending dialog after a fresh refresh (the answer
@@ -293,10 +357,8 @@ func (l *live) lag() time.Duration {
 
 // transcriptPath returns the current transcript, "" before SessionStart.
 func (l *live) transcriptPath() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.view == nil {
-		return ""
+	if f := l.shown.Load(); f.view != nil {
+		return f.view.Path()
 	}
-	return l.view.Path()
+	return ""
 }

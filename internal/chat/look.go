@@ -17,9 +17,17 @@ import (
 //     shows, so a card never offers options the CLI is not showing.
 //   - the CLI's real state when the transcript cannot tell: a turn the
 //     transcript still shows working while the CLI sits idle at its
-//     prompt (an interrupt the transcript did not record), a permission
-//     prompt for a call no hook announced, and a screen lab does not
-//     understand (served as an alert, never as a silent idle).
+//     prompt after an interrupt the transcript did not record, a
+//     permission prompt for a call no hook announced, and a screen lab
+//     does not understand (served as an alert, never as a silent idle).
+//     The idle prompt alone never ends a turn: a CLI that was just given
+//     a prompt, or is starved of CPU, shows its box without its busy hint
+//     for seconds while it works (ten runs starting at once on two cores
+//     went needs_input 1.2 s into their first turn). Only where the CLI
+//     records no end of turn at all does it count: right after lab's own
+//     interrupt, and after a turn stuck in API retries was cancelled at
+//     the terminal (Escape puts the prompt back; no transcript line, no
+//     Stop hook).
 //   - a turn stuck while the CLI still works: an API error it retries
 //     with a countdown only its screen shows (the warning of the page's
 //     progress), until the transcript moves again.
@@ -72,8 +80,11 @@ type looker struct {
 	idle        bool
 	alert       *conv.Lifecycle
 	warning     *conv.Lifecycle // the busy screen says the turn is stuck
-	revealed    *conv.Dialog    // a permission prompt the pane showed for a call no hook announced
-	plan        planLook        // the last look for a pending plan's picker
+	// retried is the prompt time of the turn the pane last showed stuck
+	// in API retries: an idle box after that is the retries cancelled.
+	retried  time.Time
+	revealed *conv.Dialog // a permission prompt the pane showed for a call no hook announced
+	plan     planLook     // the last look for a pending plan's picker
 }
 
 // planLook is the last look for a pending plan's picker: what the pane
@@ -249,10 +260,14 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 	k.warning = nil
 	if look.Kind == agent.LookBusy && state == conv.StateWorking {
 		k.warning = look.Warning
+		if look.Warning != nil {
+			k.retried = mark.promptAt
+		}
 	}
 	switch look.Kind {
 	case agent.LookPrompt:
-		if state == conv.StateWorking {
+		cancelled := !k.retried.IsZero() && k.retried.Equal(mark.promptAt)
+		if state == conv.StateWorking && (nudged || cancelled) {
 			k.idle, k.idleMark = true, mark
 			return conv.StateNeedsInput, nil
 		}

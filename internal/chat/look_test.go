@@ -26,15 +26,18 @@ func readScreen(t *testing.T, name string) string {
 	return string(b)
 }
 
-// A turn the transcript still shows working while the CLI sits idle at its
-// prompt (an interrupt the transcript did not record) is needs_input, once
-// the transcript has been quiet a moment or right after an interrupt; a
-// busy CLI stays working.
+// A turn the transcript still shows working ends on the pane's word only
+// where the CLI records no end: right after lab's interrupt, or once a
+// turn the pane showed stuck in API retries is back at the idle box. An
+// idle-looking box alone, however quiet the transcript, is not the end of
+// a turn (issue 21: a CLI just given its prompt, or starved of CPU, looks
+// idle for seconds while it works).
 func TestLookFollowsAnIdleCLI(t *testing.T) {
 	pane := &screenPane{capture: readScreen(t, "prompt-busy")}
 	k := newLooker(pane, claudeDriver("2.1.328"))
 	t0 := time.Now()
-	mark := idleMark{bytes: 100}
+	prompted := t0.Add(-10 * time.Second)
+	mark := idleMark{bytes: 100, promptAt: prompted}
 	if st, _ := k.overlay(conv.StateWorking, mark, 0, nil, false, t0); st != conv.StateWorking {
 		t.Fatalf("while the transcript moves: %s; want working (no look yet)", st)
 	}
@@ -42,22 +45,40 @@ func TestLookFollowsAnIdleCLI(t *testing.T) {
 		t.Fatalf("busy CLI: %s; want working", st)
 	}
 	pane.capture = readScreen(t, "prompt-empty")
-	if st, _ := k.overlay(conv.StateWorking, mark, 4*time.Second, nil, false, t0.Add(2*time.Second)); st != conv.StateNeedsInput {
-		t.Fatalf("idle CLI under a quiet working transcript: %s; want needs_input", st)
+	for i := 2; i < 30; i++ {
+		if st, _ := k.overlay(conv.StateWorking, mark, time.Duration(i)*time.Second, nil, false, t0.Add(time.Duration(i)*time.Second)); st != conv.StateWorking {
+			t.Fatalf("idle-looking CLI under a quiet working transcript, %ds: %s; want working until the CLI says the turn ended", i, st)
+		}
 	}
-	// It stays needs_input without another look until the transcript or
-	// the prompt moves.
-	if st, _ := k.overlay(conv.StateWorking, mark, 0, nil, false, t0.Add(2100*time.Millisecond)); st != conv.StateNeedsInput {
-		t.Fatalf("same moment: %s; want needs_input kept", st)
-	}
-	if st, _ := k.overlay(conv.StateWorking, idleMark{bytes: 200}, 0, nil, false, t0.Add(2200*time.Millisecond)); st != conv.StateWorking {
-		t.Fatalf("after the transcript grew: %s; want working again", st)
-	}
-	// Right after an interrupt, no quiet period is needed.
+	// Right after an interrupt, the idle box is the end of the turn.
 	k2 := newLooker(&screenPane{capture: readScreen(t, "prompt-empty")}, claudeDriver("2.1.328"))
 	k2.nudged = t0
 	if st, _ := k2.overlay(conv.StateWorking, mark, 0, nil, false, t0.Add(100*time.Millisecond)); st != conv.StateNeedsInput {
 		t.Fatalf("after an interrupt: %s; want needs_input", st)
+	}
+	// It stays needs_input without another look until the transcript or
+	// the prompt moves.
+	if st, _ := k2.overlay(conv.StateWorking, mark, 0, nil, false, t0.Add(200*time.Millisecond)); st != conv.StateNeedsInput {
+		t.Fatalf("same moment: %s; want needs_input kept", st)
+	}
+	if st, _ := k2.overlay(conv.StateWorking, idleMark{bytes: 200, promptAt: prompted}, 0, nil, false, t0.Add(300*time.Millisecond)); st != conv.StateWorking {
+		t.Fatalf("after the transcript grew: %s; want working again", st)
+	}
+	// Retries cancelled at the terminal: the pane showed the turn stuck,
+	// then the idle box with the prompt put back.
+	retrying := &screenPane{capture: strings.Replace(readScreen(t, "prompt-busy"), "✻ Whisking…", "✻ 500 Internal server error · retrying in 6s · attempt 5/10", 1)}
+	k3 := newLooker(retrying, claudeDriver("2.1.328"))
+	if st, _ := k3.overlay(conv.StateWorking, mark, 3*time.Second, nil, false, t0); st != conv.StateWorking || k3.warning == nil {
+		t.Fatalf("retrying: %s, warning %v; want working with the warning", st, k3.warning)
+	}
+	retrying.capture = readScreen(t, "prompt-empty")
+	if st, _ := k3.overlay(conv.StateWorking, mark, 4*time.Second, nil, false, t0.Add(time.Second)); st != conv.StateNeedsInput {
+		t.Fatalf("retries cancelled: %s; want needs_input", st)
+	}
+	// After a newer prompt, the idle box is not that turn's end.
+	next := idleMark{bytes: 300, promptAt: t0.Add(2 * time.Second)}
+	if st, _ := k3.overlay(conv.StateWorking, next, 3*time.Second, nil, false, t0.Add(5*time.Second)); st != conv.StateWorking {
+		t.Fatalf("idle box in a later turn: %s; want working", st)
 	}
 }
 

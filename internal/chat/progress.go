@@ -59,16 +59,3 @@ func (l *live) progressLocked() *conv.Progress {
 	}
 	return p
 }
-
-// overlayActivity adds the last activity and preview to r: while a
-// dialog waits, the preview is what it asks.
-func (l *live) overlayActivity(r *conv.Run) {
-	if !l.act.lastAt.IsZero() {
-		t := l.act.lastAt
-		r.LastActivity = &t
-	}
-	r.Preview = l.act.preview
-	if s := clipRunes(conv.DialogLine(l.pending), previewMax); s != "" {
-		r.Preview = s
-	}
-}

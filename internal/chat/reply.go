@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
 
@@ -19,7 +20,8 @@ const DefaultMaxReply = 64 << 10
 // CRLF); any other control character is refused, since bracketed paste
 // must not carry an escape that could end the paste early or drive the
 // TUI. Tabs and newlines are kept (a newline inside a paste does not
-// submit). Errors: ETooLarge past max bytes, EInvalid otherwise.
+// submit). A reply of white space and invisible characters only is empty.
+// Errors: ETooLarge past max bytes, EInvalid otherwise.
 func CleanReply(text string, max int) (string, error) {
 	if len(text) > max {
 		return "", conv.Errorf(conv.ETooLarge, "the reply is %d bytes; at most %d", len(text), max)
@@ -37,8 +39,8 @@ func CleanReply(text string, max int) (string, error) {
 			return "", conv.Errorf(conv.EInvalid, "the reply contains the control character %U", r)
 		}
 	}
-	if strings.TrimSpace(text) == "" {
-		return "", conv.Errorf(conv.EInvalid, "the reply is empty")
+	if strings.IndexFunc(text, func(r rune) bool { return !unicode.IsSpace(r) && !clikit.IsInvisible(r) }) < 0 {
+		return "", conv.Errorf(conv.EInvalid, "the reply is empty (nothing in it is visible)")
 	}
 	return text, nil
 }
@@ -51,12 +53,22 @@ func CleanReply(text string, max int) (string, error) {
 // screen would take the Enter as a choice). If the box still holds the
 // text after Enter, Enter was lost and is sent once more.
 //
-// Errors: EInvalid / ETooLarge (see CleanReply; nothing typed),
-// EConflict (nothing submitted), EUnavailable (the pane or the pending
-// dialog could not be read).
+// A reply lab pasted is submitted or removed again, never left in the
+// box: when the box does not show it, or the CLI does not take it, lab
+// deletes it (the driver's ClearKey, checked on the pane) before
+// answering. A reply left behind anyway (lab stopped mid-reply, or the
+// box could not be emptied) is remembered, in the journal when the actor
+// has one, and removed by the next reply.
+//
+// Errors: EInvalid / ETooLarge (see CleanReply and Driver.Typable;
+// nothing typed), EConflict (nothing submitted), EUnavailable (the pane
+// or the pending dialog could not be read).
 func (a *Actor) Reply(ctx context.Context, text string) error {
 	text, err := CleanReply(text, a.opts.MaxReply)
 	if err != nil {
+		return err
+	}
+	if text, err = a.drv.Typable(text); err != nil {
 		return err
 	}
 	if err := a.acquire(ctx); err != nil {
@@ -79,28 +91,34 @@ func (a *Actor) Reply(ctx context.Context, text string) error {
 		return conv.Errorf(conv.EConflict, "the CLI is not showing its prompt (a picker or permission prompt has the focus)")
 	}
 	if !box.Empty() {
-		return conv.Errorf(conv.EConflict, "the prompt already holds text typed at the terminal")
+		if err := a.clearLeftover(ctx, box); err != nil {
+			return err
+		}
+	}
+	if err := a.left.set(text); err != nil {
+		a.log.Warn("cannot note the reply in flight", "err", err)
 	}
 	if err := a.pane.Paste(ctx, text); err != nil {
-		return conv.Wrap(conv.EUnavailable, err, "pasting the reply")
+		return a.withdraw(ctx, text, conv.Wrap(conv.EUnavailable, err, "pasting the reply"))
 	}
 	if err := a.poll(ctx, a.holds(text)); err != nil {
-		return conv.Wrap(conv.EConflict, err, "the reply did not appear in the prompt; it was not submitted")
+		return a.withdraw(ctx, text, conv.Wrap(conv.EConflict, err, "the reply did not show in the prompt as typed; it was not submitted"))
 	}
 	if err := pause(ctx, a.opts.KeyDelay); err != nil {
-		return conv.Wrap(conv.EUnavailable, err, "reply cancelled")
+		return a.withdraw(ctx, text, conv.Wrap(conv.EUnavailable, err, "reply cancelled"))
 	}
 	for attempt := 1; ; attempt++ {
 		if err := a.pane.SendKey(ctx, "Enter"); err != nil {
-			return conv.Wrap(conv.EUnavailable, err, "sending Enter")
+			return a.withdraw(ctx, text, conv.Wrap(conv.EUnavailable, err, "sending Enter"))
 		}
 		err := a.poll(ctx, a.submitted(text))
 		if err == nil {
+			a.left.drop()
 			a.log.Info("replied", "bytes", len(text), "lines", strings.Count(text, "\n")+1, "enters", attempt)
 			return nil
 		}
 		if attempt == 2 {
-			return conv.Wrap(conv.EConflict, err, "the CLI did not take the reply")
+			return a.withdraw(ctx, text, conv.Wrap(conv.EConflict, err, "the CLI did not take the reply"))
 		}
 		a.log.Warn("reply still in the prompt after Enter; sending Enter again", "err", err)
 	}

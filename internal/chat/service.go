@@ -249,21 +249,9 @@ func (s *Service) overlay(r *conv.Run) {
 		r.LastActivity = r.EndedAt
 		return
 	}
-	l := s.liveOf(r.ID)
-	if l == nil {
-		return
+	if l := s.liveOf(r.ID); l != nil {
+		l.overlayRun(r)
 	}
-	l.mu.Lock()
-	r.State, r.Pending = l.state, l.pending != nil
-	if a := l.look.alert; a != nil {
-		c := *a
-		r.Alert = &c
-	}
-	if r.TranscriptPath == "" && l.view != nil {
-		r.TranscriptPath = l.view.Path()
-	}
-	l.overlayActivity(r)
-	l.mu.Unlock()
 }
 
 // Start starts a run and follows it.
@@ -294,15 +282,17 @@ func (s *Service) Stop(ctx context.Context, id string) error {
 
 // Messages returns a window of a run's chat: live for a running run,
 // from the cached fold of its transcript once it ended.
+//
+// A followed run's page comes from its live view alone: no store read, no
+// side channel read, no lock a refresh, a start, a sweep or an action
+// holds, so reads stay quick however busy the machine is.
 func (s *Service) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
+	if l := s.liveOf(id); l != nil {
+		return l.snapshot(q), nil
+	}
 	r, err := s.runs.Get(ctx, id)
 	if err != nil {
 		return conv.Page{}, err
-	}
-	if r.State != conv.StateEnded {
-		if l := s.liveOf(id); l != nil {
-			return l.snapshot(q), nil
-		}
 	}
 	path := r.TranscriptPath
 	if path == "" {
@@ -336,19 +326,31 @@ func (s *Service) actionsOf(ctx context.Context, id string) (Actions, error) {
 		return nil, conv.Errorf(conv.EConflict, "lab can only follow this session: %s", r.Attached.ReadOnly)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if a, ok := s.acts[id]; ok {
+	a, ok := s.acts[id]
+	drv, live := s.drivers[id]
+	s.mu.Unlock()
+	if ok {
 		return a, nil
 	}
-	drv, ok := s.drivers[id]
-	if !ok {
+	if !live {
 		return nil, conv.Errorf(conv.EConflict, "run %s has ended", id)
 	}
 	pending := func(context.Context) (*conv.Dialog, error) {
 		d, _ := l.current()
 		return d, nil
 	}
-	a := s.actions(r, drv, s.runs.Pane(id), pending)
+	// Built outside the lock (the factory may read the store), then kept
+	// unless another request kept one meanwhile: one actor per run, so
+	// actions on it never interleave.
+	a = s.actions(r, drv, s.runs.Pane(id), pending)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if kept, ok := s.acts[id]; ok {
+		return kept, nil
+	}
+	if _, ok := s.drivers[id]; !ok {
+		return nil, conv.Errorf(conv.EConflict, "run %s has ended", id)
+	}
 	s.acts[id] = a
 	return a, nil
 }

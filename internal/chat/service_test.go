@@ -32,6 +32,9 @@ type stubRunner struct {
 	gone     map[string]bool
 	panes    map[string]Pane // set by tests that read a pane
 	external []conv.ExternalSession
+	// startGate, when set, holds Start inside the runner's lock until it
+	// is closed, as a start that is slow under load holds its own.
+	startGate chan struct{}
 }
 
 func newStubRunner(t testing.TB) *stubRunner {
@@ -68,7 +71,13 @@ func (r *stubRunner) Get(ctx context.Context, id string) (conv.Run, error) {
 }
 
 func (r *stubRunner) Start(ctx context.Context, req conv.StartRequest) (conv.Run, error) {
-	return r.add(fmt.Sprintf("run-%d", len(r.runs)+1)), nil
+	r.mu.Lock()
+	if g := r.startGate; g != nil {
+		<-g
+	}
+	id := fmt.Sprintf("run-%d", len(r.runs)+1)
+	r.mu.Unlock()
+	return r.add(id), nil
 }
 
 func (r *stubRunner) Stop(ctx context.Context, id string) error {

@@ -462,11 +462,11 @@ func ParsePrompt(capture string) (PromptBox, bool) {
 	return PromptBox{}, false
 }
 
-// Holds reports whether the box shows exactly text, as typed or as the
-// placeholder the TUI collapses a long paste into (whose line count must
-// agree).
+// Holds reports whether the box shows text as a terminal draws it
+// (clikit.BoxShows), or as the placeholder the TUI collapses a long paste
+// into (whose line count must agree).
 func (b PromptBox) Holds(text string) bool {
-	if clikit.SameText(b.Text, text) {
+	if clikit.BoxShows(b.Text, text) {
 		return true
 	}
 	m := pastedRE.FindStringSubmatch(strings.TrimSpace(b.Text))

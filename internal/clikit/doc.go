@@ -16,6 +16,10 @@
 //	history.go   a session file's head: capped line reading, titles, the
 //	             per-file cache of what it says, the newest-first order,
 //	             a session's file by glob
+//	boxtext.go   an input box compared with a reply the way the terminal
+//	             draws it; glyphs.go the character classes and clusters
+//	             it needs; typable.go a reply's invisible characters and
+//	             the refusal naming those a CLI drops (typing.go)
 //
 // What each CLI's screens, records and flags mean stays in its adapter.
 package clikit

@@ -345,12 +345,20 @@ func ParsePrompt(capture string) (PromptBox, bool) {
 	if start < 0 {
 		return PromptBox{}, false
 	}
-	end := start + 1
-	for end < len(lines) && strings.TrimSpace(lines[end]) != "" {
-		end++
-	}
 	// Below the box: a blank line, then the status line (model, folder).
-	if end+1 >= len(lines) || !strings.Contains(lines[end+1], " · ") {
+	// The box itself may have blank lines (a line break just typed, or
+	// its text being deleted line by line).
+	end := -1
+	for k := start + 2; k < len(lines); k++ {
+		if strings.Contains(lines[k], " · ") && strings.TrimSpace(lines[k-1]) == "" {
+			end = k - 1
+			break
+		}
+		if t := lines[k]; strings.TrimSpace(t) != "" && !strings.HasPrefix(t, "  ") {
+			break // not a continuation of the box
+		}
+	}
+	if end < 0 {
 		return PromptBox{}, false
 	}
 	text := []string{strings.TrimPrefix(strings.TrimPrefix(lines[start], cursorGlyph), " ")}
@@ -366,10 +374,11 @@ func ParsePrompt(capture string) (PromptBox, bool) {
 	return PromptBox{Text: t}, true
 }
 
-// Holds reports whether the box shows exactly text, as typed or as the
-// placeholder the TUI collapses a long paste into (whose size must agree).
+// Holds reports whether the box shows text as a terminal draws it
+// (clikit.BoxShows), or as the placeholder the TUI collapses a long paste
+// into (whose size must agree).
 func (b PromptBox) Holds(text string) bool {
-	if clikit.SameText(b.Text, text) {
+	if clikit.BoxShows(b.Text, text) {
 		return true
 	}
 	m := pastedRE.FindStringSubmatch(strings.TrimSpace(b.Text))

@@ -118,7 +118,8 @@ func TestMessageWindowQuery(t *testing.T) {
 		{"?after=2&limit=2", 200, conv.Query{After: 2, Limit: 2}, "3-4"},
 		{"?before=3", 200, conv.Query{Before: 3, Limit: 100}, "1-2"},
 		{"?limit=500", 200, conv.Query{Limit: 500}, "1-5"},
-		{"?after=3&before=4", 200, conv.Query{After: 3, Before: 4, Limit: 100}, "0-0"},
+		{"?after=3&before=4", 400, conv.Query{}, ""},
+		{"?after=0&before=4", 400, conv.Query{}, ""},
 		{"?limit=0", 400, conv.Query{}, ""},
 		{"?limit=501", 400, conv.Query{}, ""},
 		{"?after=-1", 400, conv.Query{}, ""},
@@ -183,6 +184,11 @@ func TestSessionsList(t *testing.T) {
 		{"?offset=-1", 400, "", 0, false},
 		{"?limit=9999", 400, "", 0, false},
 		{"?q=" + strings.Repeat("x", 201), 400, "", 0, false},
+		{"?q=%00", 400, "", 0, false},        // NUL, refused as /folders refuses it
+		{"?q=fix%1bdocs", 400, "", 0, false}, // an escape
+		{"?q=%C2%85", 400, "", 0, false},     // NEL, a C1 control
+		{"?q=%ff", 400, "", 0, false},        // not UTF-8
+		{"?q=fix%09docs", 400, "", 0, false}, // a tab is a control too
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			got := h.do(rq{method: "GET", path: "/api/v1/sessions" + tc.query, bearer: bearer})
@@ -190,7 +196,9 @@ func TestSessionsList(t *testing.T) {
 				t.Fatalf("got %d %s; want %d", got.status, got.body, tc.status)
 			}
 			if tc.status != 200 {
-				got.errMsg(t)
+				if msg := got.errMsg(t); strings.HasPrefix(tc.query, "?q=%") && !strings.Contains(msg, "control character U+00") && !strings.Contains(msg, "UTF-8") {
+					t.Fatalf("message %q names no control character", msg)
+				}
 				return
 			}
 			if !strings.Contains(string(got.body), `"sessions":[`) {

@@ -93,10 +93,14 @@ func limitParam(q url.Values) (int, error) {
 	return n, err
 }
 
-// windowQuery reads after, before and limit of a messages request.
+// windowQuery reads after, before and limit of a messages request. A
+// page is read forward from after or backward from before, never both.
 func windowQuery(q url.Values) (conv.Query, error) {
 	var cq conv.Query
 	var err error
+	if q.Has("after") && q.Has("before") {
+		return cq, conv.Errorf(conv.EInvalid, "after and before cannot be given together: page forward with after or backward with before")
+	}
 	if cq.After, err = intParam(q, "after", 0, 0); err != nil {
 		return cq, err
 	}
@@ -105,9 +109,6 @@ func windowQuery(q url.Values) (conv.Query, error) {
 	}
 	if cq.Limit, err = limitParam(q); err != nil {
 		return cq, err
-	}
-	if cq.After > 0 && cq.Before > 0 && cq.Before <= cq.After {
-		return cq, conv.Errorf(conv.EInvalid, "before=%d must be greater than after=%d", cq.Before, cq.After)
 	}
 	return cq, nil
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"lab/internal/conv"
@@ -46,7 +47,15 @@ const maxQueryLen = 200
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
-	q := SessionQuery{Query: strings.TrimSpace(v.Get("q"))}
+	raw := v.Get("q")
+	if !utf8.ValidString(raw) {
+		return conv.Errorf(conv.EInvalid, "q is not valid UTF-8")
+	}
+	if i := strings.IndexFunc(raw, unicode.IsControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(raw[i:])
+		return conv.Errorf(conv.EInvalid, "q contains the control character %U", r)
+	}
+	q := SessionQuery{Query: strings.TrimSpace(raw)}
 	if utf8.RuneCountInString(q.Query) > maxQueryLen {
 		return conv.Errorf(conv.EInvalid, "q: want at most %d characters", maxQueryLen)
 	}
