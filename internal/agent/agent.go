@@ -41,8 +41,8 @@
 // internal/jsonscan (the JSON scanner the folds use, member walks),
 // internal/udiff (unified diffs). Their test and benchmark support is
 // internal/foldkit/foldtest, internal/foldkit/foldgen (the generators),
-// internal/fakeapi (the scripted APIs) and internal/clitest (the
-// real-CLI harnesses).
+// internal/fakeapi and internal/fakeapi/fakeapitest (the scripted APIs)
+// and internal/clitest (the real-CLI harnesses).
 //
 // The seam grew twice for the second adapter: Command.Opening with
 // Step.Until (Codex enters Plan mode only by a key, which it may drop),

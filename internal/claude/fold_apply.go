@@ -60,11 +60,11 @@ func (f *Fold) applyUser(ln *foldLine) bool {
 	var prompt []string
 	bl := &f.blk
 	for {
-		raw, ok := arr.Next()
+		object, ok := bl.next(&arr)
 		if !ok {
 			break
 		}
-		if !bl.parse(raw) {
+		if !object {
 			continue
 		}
 		switch string(bl.typ) {
@@ -244,11 +244,11 @@ func (f *Fold) applyAssistant(ln *foldLine) bool {
 	}
 	bl := &f.blk
 	for {
-		raw, ok := arr.Next()
+		object, ok := bl.next(&arr)
 		if !ok {
 			break
 		}
-		if !bl.parse(raw) {
+		if !object {
 			continue
 		}
 		switch string(bl.typ) {

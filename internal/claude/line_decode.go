@@ -173,9 +173,11 @@ type foldBlock struct {
 	isError   bool
 }
 
-func (bl *foldBlock) parse(raw []byte) bool {
+// next fills bl from the next block of a content array, walking it once;
+// a block that is not an object is skipped (object false).
+func (bl *foldBlock) next(arr *jsonscan.Array) (object, ok bool) {
 	*bl = foldBlock{}
-	return jsonscan.Members(raw, bl.set)
+	return arr.NextMembers(bl.set)
 }
 
 // set keeps one member: the fields of a content block the fold reads.

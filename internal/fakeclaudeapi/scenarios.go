@@ -43,9 +43,6 @@ type call struct {
 // it (the file tools want absolute paths).
 func (c *call) cwdFile(name string) string { return c.req.Cwd + "/" + name }
 
-// keywordPrefix starts a scenario's keyword.
-const keywordPrefix = fakeapi.KeywordPrefix
-
 // scenarios in the order the docs list them. Keep keywords unique and
 // free of prefixes of one another ("lab:form" vs "lab:form3" is handled by
 // matching the longest keyword first).

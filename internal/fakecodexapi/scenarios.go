@@ -39,9 +39,6 @@ type call struct {
 	opts *Options
 }
 
-// keywordPrefix starts a scenario's keyword.
-const keywordPrefix = fakeapi.KeywordPrefix
-
 // Tool names of the Codex CLI 0.171.0 (model gpt-5.5).
 const (
 	ToolExecCommand      = "exec_command"

@@ -3,6 +3,7 @@ package foldkit
 import (
 	"bytes"
 	"io"
+	"sync"
 
 	"lab/internal/jsonscan"
 )
@@ -123,15 +124,42 @@ func appendGrow(dst, p []byte) []byte {
 }
 
 // grow returns dst with room for at least n more bytes, at least doubling
-// its capacity.
+// its capacity. Past PartialKeep it takes the spare line buffer when that
+// is big enough and not more than spareSlack times too big (a small line
+// held for long must not pin a huge buffer).
 func grow(dst []byte, n int) []byte {
-	grown := make([]byte, len(dst), max(2*cap(dst), len(dst)+n, 512))
+	size := max(2*cap(dst), len(dst)+n, 512)
+	var grown []byte
+	if size > PartialKeep {
+		if p, _ := spareLines.Get().(*[]byte); p != nil {
+			if c := cap(*p); c >= len(dst)+n && c <= spareSlack*size {
+				grown = (*p)[:len(dst)]
+			} else {
+				spareLines.Put(p)
+			}
+		}
+	}
+	if grown == nil {
+		grown = make([]byte, len(dst), size)
+	}
 	copy(grown, dst)
 	return grown
 }
 
+// spareSlack bounds how much bigger than asked a spare line buffer may be.
+const spareSlack = 8
+
+// spareLines keeps the line buffers of released multi-megabyte lines for
+// the next long line of any fold in the process: folding file after file
+// (a restart's re-folds, the history) then grows, zeroes and faults in a
+// buffer the size of the longest line once rather than per file. Being a
+// sync.Pool, it gives them back to the GC after two collections.
+var spareLines sync.Pool // *[]byte
+
 func (in *Input) releasePartial() {
 	if cap(in.partial) > PartialKeep && !in.reading {
+		spare := in.partial[:0]
+		spareLines.Put(&spare)
 		in.partial = nil
 	} else {
 		in.partial = in.partial[:0]

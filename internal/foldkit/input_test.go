@@ -143,3 +143,30 @@ func TestInputFeedFromError(t *testing.T) {
 		t.Errorf("FeedFrom = %d, %v with %d records, %d bytes; want 9, %v, 1 record", n, err, len(tt.recs), tt.in.Bytes(), boom)
 	}
 }
+
+// A released long line's buffer serves the next fold's long line (the
+// spare), which must see only its own bytes; a short line held after a
+// huge one does not pin the huge buffer.
+func TestInputSpareLineBuffer(t *testing.T) {
+	var first toy
+	big := strings.Repeat("x", 8<<20)
+	if _, err := first.in.FeedFrom(strings.NewReader(big+"\n"), toyPeek, first.line); err != nil || len(first.recs) != 1 || len(first.recs[0]) != len(big) {
+		t.Fatalf("first fold: %v, %d records", err, len(first.recs))
+	}
+	if _, c := first.in.Held(); c != 0 {
+		t.Fatalf("kept a %d-byte buffer after ReadFrom", c)
+	}
+	var second toy
+	line := strings.Repeat("y", 3<<20)
+	if _, err := second.in.FeedFrom(iotest.HalfReader(strings.NewReader(line+"\ntail")), toyPeek, second.line); err != nil {
+		t.Fatal(err)
+	}
+	if len(second.recs) != 1 || second.recs[0] != line {
+		t.Fatalf("second fold read %d records of %d bytes; want its own line alone", len(second.recs), len(second.recs[0]))
+	}
+	var third toy
+	third.write(strings.Repeat("z", PartialKeep+1))
+	if n, c := third.in.Held(); n != PartialKeep+1 || c > spareSlack*2*n {
+		t.Fatalf("holding %d bytes in a %d-byte buffer; want at most %d× what it needs", n, c, spareSlack)
+	}
+}
