@@ -16,6 +16,7 @@ type screenPane struct{ capture string }
 
 func (p *screenPane) SendKey(context.Context, string) error   { return nil }
 func (p *screenPane) Paste(context.Context, string) error     { return nil }
+func (p *screenPane) Type(context.Context, string) error      { return nil }
 func (p *screenPane) Capture(context.Context) (string, error) { return p.capture, nil }
 func readScreen(t *testing.T, name string) string {
 	t.Helper()
