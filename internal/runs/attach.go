@@ -2,12 +2,11 @@ package runs
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"lab/internal/agent"
+	"lab/internal/clikit"
 	"lab/internal/conv"
 	"lab/internal/store"
 	"lab/internal/tmux"
@@ -46,8 +45,12 @@ func (s *Service) External(ctx context.Context) ([]conv.ExternalSession, error) 
 				continue
 			}
 			if e.Tmux != nil && e.ReadOnly == "" {
-				if err := tmux.New(e.Tmux.Socket).PaneHosts(ctx, e.Tmux.Pane, e.PID); err != nil {
+				ts := tmux.New(e.Tmux.Socket)
+				if err := ts.PaneHosts(ctx, e.Tmux.Pane, e.PID); err != nil {
 					e.ReadOnly = "lab cannot verify its tmux pane: " + err.Error()
+				} else if e.Tmux.Session == "" {
+					// A CLI that records no session name (Codex): ask tmux.
+					e.Tmux.Session, _ = ts.PaneSession(ctx, e.Tmux.Pane)
 				}
 			}
 			if id, ok := byPID[e.PID]; ok {
@@ -144,19 +147,4 @@ func (s *Service) detach(ctx context.Context, rec store.RunRecord) (conv.Run, er
 
 // attachedAlive reports whether an attached run's process still runs: the
 // pid exists and started when it did at attach time.
-func attachedAlive(a store.Attach) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", a.PID))
-	if err != nil {
-		return false
-	}
-	if a.ProcStart == "" {
-		return true
-	}
-	st := string(b)
-	i := strings.LastIndexByte(st, ')')
-	if i < 0 {
-		return true
-	}
-	f := strings.Fields(st[i+1:])
-	return len(f) < 20 || f[19] == a.ProcStart
-}
+func attachedAlive(a store.Attach) bool { return clikit.Alive(a.PID, a.ProcStart) }
