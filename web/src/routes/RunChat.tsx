@@ -116,17 +116,19 @@ export function RunChat(props: { id: string }) {
         }
       >
         <button
-          class="btn"
+          class="btn glyph-btn"
           onClick={() => {
             setChanges(true);
             loadChangesSheet().catch(() => setStopError("Could not load the changes view: is lab reachable?"));
           }}
+          aria-label="Changes"
+          title="Changes"
           data-action="changes"
         >
-          Changes
+          ±
         </button>
         <Show when={hasTerminal()}>
-          <button class="btn term-btn" onClick={openTerminal} aria-label="Terminal" title="Terminal" data-action="terminal">
+          <button class="btn glyph-btn" onClick={openTerminal} aria-label="Terminal" title="Terminal" data-action="terminal">
             &gt;_
           </button>
         </Show>
