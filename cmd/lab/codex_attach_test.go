@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -46,35 +45,18 @@ func (r *codexKeepRig) operatorArgv(prompt string) []string {
 	return r.NS.Wrap([]string{r.Bin, "--sandbox", codex.SandboxWorkspaceWrite, "--ask-for-approval", "on-request", "--", prompt})
 }
 
-// startOutsideTmux runs the CLI on a pseudo-terminal made by script(1),
-// as a plain terminal would; killed at cleanup.
+// startOutsideTmux runs the CLI on a plain terminal (plainTerminal).
 func (r *codexKeepRig) startOutsideTmux(prompt string) {
 	r.t.Helper()
 	var quoted []string
 	for _, a := range r.operatorArgv(prompt) {
 		quoted = append(quoted, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
 	}
-	cmd := exec.Command("script", "-qfec", strings.Join(quoted, " "), "/dev/null")
-	cmd.Dir = r.Work
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color"}
-	for k, v := range r.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		r.t.Fatal(err)
-	}
-	r.t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
+	plainTerminal(r.t, strings.Join(quoted, " "), r.Work, r.Env)
 }
 
 // external lists the sessions lab offers to attach.
-func (r *codexKeepRig) external() []conv.ExternalSession {
-	var l struct{ Sessions []conv.ExternalSession }
-	if code := r.lab.call("GET", "/api/v1/external-sessions", nil, &l); code != 200 {
-		r.t.Fatalf("external sessions: %d", code)
-	}
-	return l.Sessions
-}
+func (r *codexKeepRig) external() []conv.ExternalSession { return r.lab.external() }
 
 // A Codex CLI the operator started in their own tmux is listed (found in
 // /proc: its thread lock, its rollout, its TMUX variable), attached, its

@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
 import { startLab } from "./lib/lab.mjs";
-import { poll, shot } from "./lib/util.mjs";
+import { poll, setPassword, shot } from "./lib/util.mjs";
 
 const password = "correct horse battery staple";
 const slow = { timeout: 90000 };
@@ -57,12 +57,7 @@ exec '${claudeBin}' "$@"
   page = await browser.page();
   page.setDefaultTimeout(60000);
   seen = watch(page);
-  const token = await lab.setupToken();
-  await page.goto(`${lab.url}/setup#token=${encodeURIComponent(token)}`);
-  await page.locator('input[name="password"]').fill(password);
-  await page.locator('input[name="confirm"]').fill(password);
-  await page.getByRole("button", { name: "Set password" }).click();
-  await page.getByRole("heading", { name: "Runs" }).waitFor();
+  await setPassword(page, lab, password);
 });
 after(async () => {
   await browser?.close();

@@ -16,7 +16,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "../e2e/lib/browser.mjs";
 import { startLab } from "../e2e/lib/lab.mjs";
-import { poll } from "../e2e/lib/util.mjs";
+import { poll, setPassword } from "../e2e/lib/util.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, d) => {
@@ -63,12 +63,7 @@ const controlClients = () => pids((a) => a[0] === "tmux" && a.includes(sock) && 
 const browser = await launch();
 const page = await browser.page();
 page.setDefaultTimeout(60000);
-const password = "correct horse battery staple";
-await page.goto(`${lab.url}/setup#token=${encodeURIComponent(await lab.setupToken())}`);
-await page.locator('input[name="password"]').fill(password);
-await page.locator('input[name="confirm"]').fill(password);
-await page.getByRole("button", { name: "Set password" }).click();
-await page.getByRole("heading", { name: "Runs" }).waitFor();
+await setPassword(page, lab, "correct horse battery staple");
 
 /** api calls lab from the page (its cookie and CSRF token). */
 const api = (method, path, body) =>

@@ -54,3 +54,13 @@ export async function login(page, base, password) {
   await page.getByRole("button", { name: /sign in|set password/i }).click();
   await page.locator("header.bar").first().waitFor();
 }
+
+/** setPassword takes a fresh lab through its setup link (the token from its log) to the runs list. */
+export async function setPassword(page, lab, password) {
+  const token = await lab.setupToken();
+  await page.goto(`${lab.url}/setup#token=${encodeURIComponent(token)}`);
+  await page.locator('input[name="password"]').fill(password);
+  await page.locator('input[name="confirm"]').fill(password);
+  await page.getByRole("button", { name: "Set password" }).click();
+  await page.getByRole("heading", { name: "Runs" }).waitFor();
+}

@@ -118,7 +118,7 @@ export default function TerminalSheet(props: TerminalSheetProps) {
   };
 
   return (
-    <div class="term-sheet" role="dialog" aria-modal="true" aria-label="Terminal" data-sheet="terminal">
+    <div class="sheet" role="dialog" aria-modal="true" aria-label="Terminal" data-sheet="terminal">
       <header class="bar">
         <button class="icon-btn" onClick={() => props.onClose()} aria-label="Close terminal" data-action="terminal-close">
           ×
