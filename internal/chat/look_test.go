@@ -84,6 +84,25 @@ func TestLookAlertsOnAnUnknownScreen(t *testing.T) {
 	}
 }
 
+// An alert is looked at again whatever the state went on to: the screen
+// answered at the terminal, a quick turn ended before any look, the
+// alert still goes once the pane shows the prompt.
+func TestLookClearsAnAlertAfterTheTurnMovedOn(t *testing.T) {
+	pane := &screenPane{capture: readScreen(t, "trust-fresh")}
+	k := newLooker(pane, claudeDriver("2.1.328"))
+	t0 := time.Now()
+	k.overlay(conv.StateIdle, idleMark{}, 0, nil, false, t0)
+	k.overlay(conv.StateIdle, idleMark{}, 0, nil, false, t0.Add(4*time.Second))
+	if k.alert == nil {
+		t.Fatal("no alert for the unknown screen")
+	}
+	pane.capture = readScreen(t, "prompt-empty")
+	k.overlay(conv.StateNeedsInput, idleMark{}, 0, nil, false, t0.Add(6*time.Second))
+	if k.alert != nil {
+		t.Fatalf("alert %+v after the turn ended at the prompt; want none", k.alert)
+	}
+}
+
 // A permission prompt for a call no hook announced is found from the
 // transcript's running call and the pane, and is served only while the
 // pane shows it.
