@@ -43,6 +43,12 @@ func operatorProcess(t *testing.T, home, cwd string) (ops *tmux.Server, pid int)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Until tmux's child has run sleep, its environment is the server's
+	// (no TMUX): the CLI would not be started yet either.
+	claudetest.Poll(t, 10*time.Second, "the pane's process to run sleep", func() bool {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		return strings.HasPrefix(string(b), "sleep\x00")
+	})
 	pane, _ := ops.PaneID(ctx, "ops")
 	entry := map[string]any{"pid": pid, "sessionId": "5e55a0b1-0000-4000-8000-000000000001", "cwd": cwd, "version": "2.1.328",
 		"kind": "interactive", "tmux": "ops:@0." + pane, "status": "idle", "procStart": procStart(t, pid),
