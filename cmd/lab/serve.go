@@ -27,6 +27,7 @@ import (
 	"lab/internal/push"
 	"lab/internal/runs"
 	"lab/internal/store"
+	"lab/internal/tmux"
 	"lab/internal/webui"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -349,7 +350,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	api, err := httpapi.New(httpapi.Config{
 		Providers: infos,
 		Store:     db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
-		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker, chg: chg}, Continuity: svc,
+		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker, chg: chg}, Continuity: svc, Terminals: svc,
 		Changes: changesAPI{chg: chg, rs: rs, pub: broker, log: log},
 		Machine: c.Machine, Peers: hub,
 		// The demo's browsers may subscribe at a local stand-in service.
@@ -552,9 +553,11 @@ func (a runnerAdapter) Pane(id string) chat.Pane {
 
 type deadPane struct{ err error }
 
-func (d deadPane) SendKey(context.Context, string) error   { return d.err }
-func (d deadPane) Paste(context.Context, string) error     { return d.err }
-func (d deadPane) Capture(context.Context) (string, error) { return "", d.err }
+func (d deadPane) SendKey(context.Context, string) error        { return d.err }
+func (d deadPane) Paste(context.Context, string) error          { return d.err }
+func (d deadPane) Type(context.Context, string) error           { return d.err }
+func (d deadPane) Watch(context.Context) (*tmux.Watcher, error) { return nil, d.err }
+func (d deadPane) Capture(context.Context) (string, error)      { return "", d.err }
 
 // sessionOwners maps each session id to the run that last had it.
 func sessionOwners(ctx context.Context, db *store.DB) map[string]chat.Owner {

@@ -23,8 +23,9 @@
 //	spawn*.go, home.go   argv, binary and version, a run's opening, config and trust seeding
 //	versions.go          the pinned and the verified CLI versions
 //	history.go           the sessions a machine kept (History)
-//	attach.go, external.go, registry.go
-//	                     processes lab did not start (Attacher; Claude Code only)
+//	attach.go, external.go
+//	                     processes lab did not start (Attacher): Claude Code's from its
+//	                     session registry (registry.go), Codex's from /proc
 //
 // What the adapters share lives beside them, so that each adapter keeps
 // only what its CLI's formats and screens mean: internal/foldkit (the
@@ -36,7 +37,8 @@
 // option roles, pane text and lines, the input box read as the terminal draws it,
 // the recipe builder, finding the
 // binary, asking its version and argv flags, session-file heads and
-// paths), internal/hookspool (the hook command, the spool folder reader,
+// paths, the /proc reading and tmux location of processes lab did not
+// start), internal/hookspool (the hook command, the spool folder reader,
 // the payload fields both CLIs send, the current session and its calls),
 // internal/jsonscan (the JSON scanner the folds use, member walks),
 // internal/udiff (unified diffs). Their test and benchmark support is

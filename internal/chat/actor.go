@@ -11,10 +11,12 @@ import (
 )
 
 // Pane is one run's tmux pane as the actor drives it: one named key per
-// call, bracketed pastes, and plain-text captures.
+// call, bracketed pastes, text typed as keystrokes (the terminal view),
+// and plain-text captures.
 type Pane interface {
 	SendKey(ctx context.Context, key string) error
 	Paste(ctx context.Context, text string) error
+	Type(ctx context.Context, text string) error
 	Capture(ctx context.Context) (string, error)
 }
 
@@ -31,6 +33,10 @@ func (p TmuxPane) SendKey(ctx context.Context, key string) error {
 
 func (p TmuxPane) Paste(ctx context.Context, text string) error {
 	return p.Server.Paste(ctx, p.Target, text)
+}
+
+func (p TmuxPane) Type(ctx context.Context, text string) error {
+	return p.Server.Type(ctx, p.Target, text)
 }
 
 func (p TmuxPane) Capture(ctx context.Context) (string, error) {

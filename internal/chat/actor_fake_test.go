@@ -116,6 +116,14 @@ func (f *fakeTUI) Paste(ctx context.Context, text string) error {
 	return nil
 }
 
+// Type records typed text; the fake's screens take none of it.
+func (f *fakeTUI) Type(ctx context.Context, text string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.keys = append(f.keys, "type:"+text)
+	return nil
+}
+
 func (f *fakeTUI) other0() string {
 	if len(f.other) == 0 {
 		return ""

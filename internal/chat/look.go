@@ -247,8 +247,11 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 	k.idle = false
 	nudged := now.Sub(k.nudged) < 5*time.Second
 	due := now.Sub(k.lastLook) >= lookEvery
+	// An alert stays up until a look sees a screen lab understands, in
+	// whatever state the conversation went on to (the operator answered
+	// it at the terminal, and a quick turn ran since).
 	want := (!k.known && state == conv.StateIdle) || (state == conv.StateWorking && (quietFor >= lookQuiet || nudged)) ||
-		(waiting && running != nil)
+		(waiting && running != nil) || k.alert != nil
 	if !due || !want {
 		return state, nil
 	}

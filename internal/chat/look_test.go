@@ -16,6 +16,7 @@ type screenPane struct{ capture string }
 
 func (p *screenPane) SendKey(context.Context, string) error   { return nil }
 func (p *screenPane) Paste(context.Context, string) error     { return nil }
+func (p *screenPane) Type(context.Context, string) error      { return nil }
 func (p *screenPane) Capture(context.Context) (string, error) { return p.capture, nil }
 func readScreen(t *testing.T, name string) string {
 	t.Helper()
@@ -101,6 +102,25 @@ func TestLookAlertsOnAnUnknownScreen(t *testing.T) {
 	k.overlay(conv.StateIdle, idleMark{}, 0, nil, false, t0.Add(6*time.Second))
 	if k.alert != nil {
 		t.Fatalf("alert %+v after the CLI reached its prompt; want none", k.alert)
+	}
+}
+
+// An alert is looked at again whatever the state went on to: the screen
+// answered at the terminal, a quick turn ended before any look, the
+// alert still goes once the pane shows the prompt.
+func TestLookClearsAnAlertAfterTheTurnMovedOn(t *testing.T) {
+	pane := &screenPane{capture: readScreen(t, "trust-fresh")}
+	k := newLooker(pane, claudeDriver("2.1.328"))
+	t0 := time.Now()
+	k.overlay(conv.StateIdle, idleMark{}, 0, nil, false, t0)
+	k.overlay(conv.StateIdle, idleMark{}, 0, nil, false, t0.Add(4*time.Second))
+	if k.alert == nil {
+		t.Fatal("no alert for the unknown screen")
+	}
+	pane.capture = readScreen(t, "prompt-empty")
+	k.overlay(conv.StateNeedsInput, idleMark{}, 0, nil, false, t0.Add(6*time.Second))
+	if k.alert != nil {
+		t.Fatalf("alert %+v after the turn ended at the prompt; want none", k.alert)
 	}
 }
 

@@ -19,6 +19,7 @@ type stuckPane struct {
 
 func (p *stuckPane) SendKey(context.Context, string) error { return nil }
 func (p *stuckPane) Paste(context.Context, string) error   { return nil }
+func (p *stuckPane) Type(context.Context, string) error    { return nil }
 func (p *stuckPane) Capture(context.Context) (string, error) {
 	if !p.stuck.Load() {
 		return "", nil

@@ -43,6 +43,8 @@ type Actions interface {
 	Answer(ctx context.Context, a conv.Answer) error
 	Reply(ctx context.Context, text string) error
 	Interrupt(ctx context.Context) error
+	// Terminal types the operator's input into the terminal view.
+	Terminal(ctx context.Context, in conv.TerminalInput) error
 }
 
 // ActionsFactory builds the Actions of a run whose CLI drv drives. pending

@@ -45,7 +45,7 @@ var modes = []conv.PermissionMode{
 // test drives a Codex run started without a prompt, so the new-run form
 // asks for one (the API still takes an empty prompt).
 func (Provider) Info() conv.ProviderInfo {
-	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true}
+	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true, Attach: true}
 }
 
 // ResolveBin finds the codex binary: a path, or a name looked up in PATH

@@ -64,6 +64,9 @@ func fixture(t *testing.T, h *harness) []routeCase {
 		{"POST /api/v1/runs/{id}/interrupt", "POST", "/api/v1/runs/r1/interrupt", "", 204},
 		{"POST /api/v1/runs/{id}/answer", "POST", "/api/v1/runs/r2/answer", `{"tool_id":"toolu_1","answers":[{"chosen":[1]}]}`, 204},
 		{"POST /api/v1/runs/{id}/seen", "POST", "/api/v1/runs/r1/seen", "", 204},
+		// The harness has no terminal layer (terminal_test.go gives one).
+		{"GET /api/v1/runs/{id}/terminal", "GET", "/api/v1/runs/r1/terminal", "", 503},
+		{"POST /api/v1/runs/{id}/terminal/input", "POST", "/api/v1/runs/r1/terminal/input", `{"keys":["Enter"]}`, 503},
 		{"GET /api/v1/runs/{id}/changes", "GET", "/api/v1/runs/r1/changes?since=turn", "", 200},
 		{"GET /api/v1/runs/{id}/changes/diff", "GET", "/api/v1/runs/r1/changes/diff?path=a.txt", "", 200},
 		{"GET /api/v1/runs/{id}/file", "GET", "/api/v1/runs/r1/file?path=a.txt", "", 200},

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,6 +41,9 @@ type Config struct {
 	// Changes answers what runs changed in their folders and commits and
 	// removes worktrees; nil answers with 503.
 	Changes Changes
+	// Terminals shows live runs' panes and types into them; nil answers
+	// with 503.
+	Terminals Terminals
 
 	// Machine is this lab's name, carried by its runs and sessions so a
 	// hub's lists can tell machines apart.
@@ -135,6 +139,10 @@ type Server struct {
 	hashes     *hashGate
 	handler    http.Handler
 	draining   atomic.Bool
+	// drained is closed by Drain: streams that do not ride the broker
+	// (terminals) end on it.
+	drained   chan struct{}
+	drainOnce sync.Once
 }
 
 // New checks cfg, fills its defaults and builds the handler.
@@ -187,6 +195,7 @@ func New(cfg Config) (*Server, error) {
 		origins: http.NewCrossOriginProtection(),
 		limiter: newLimiter(cfg.LoginLimit, cfg.GlobalLoginLimit, cfg.DeviceLoginLimit, cfg.Now),
 		hashes:  newHashGate(cfg.PasswordHashes, cfg.HashWait),
+		drained: make(chan struct{}),
 	}
 	if cfg.BaseURL != "" {
 		u, err := url.Parse(cfg.BaseURL)
@@ -223,6 +232,7 @@ func (s *Server) Registry() *prometheus.Registry { return s.reg }
 func (s *Server) Drain() {
 	s.draining.Store(true)
 	s.broker.Close()
+	s.drainOnce.Do(func() { close(s.drained) })
 }
 
 // HTTPServer wraps the handler in an http.Server with timeouts that suit

@@ -36,6 +36,8 @@ func (s *Server) authedRoutes() []route {
 		{"POST /api/v1/runs/{id}/interrupt", s.interrupt},
 		{"POST /api/v1/runs/{id}/answer", s.answer},
 		{"POST /api/v1/runs/{id}/seen", s.seen},
+		{"GET /api/v1/runs/{id}/terminal", s.terminal},
+		{"POST /api/v1/runs/{id}/terminal/input", s.terminalInput},
 		{"GET /api/v1/runs/{id}/changes", s.changesAPI(s.runChanges)},
 		{"GET /api/v1/runs/{id}/changes/diff", s.changesAPI(s.runDiff)},
 		{"GET /api/v1/runs/{id}/file", s.changesAPI(s.runFile)},

@@ -114,6 +114,32 @@ func TestSendKeyAndPaste(t *testing.T) {
 	}
 }
 
+// Typed text arrives as plain keystrokes, without paste brackets, and a
+// trailing ";" stays text; control characters are refused before tmux
+// is asked.
+func TestType(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	err := s.NewSession(ctx, SessionOptions{Name: "typed", Width: 100, Height: 20,
+		Argv: []string{"/bin/sh", "-c", `printf '\033[?2004h'; stty raw -echo; echo READY; exec cat -v`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPane(t, s, "typed", "READY")
+	if err := s.Type(ctx, "typed", "/help é $HOME ;"); err != nil {
+		t.Fatal(err)
+	}
+	out := waitPane(t, s, "typed", "HOME ;")
+	if !strings.Contains(out, "/help M-CM-) $HOME ;") || strings.Contains(out, "^[[200~") {
+		t.Fatalf("typed text not verbatim or bracketed:\n%s", out)
+	}
+	for _, bad := range []string{"", "a\nb", "\x1b[A", "tab\there", "del\x7f", "c1\u0085", "\xff"} {
+		if err := s.Type(ctx, "typed", bad); err == nil {
+			t.Errorf("Type(%q) = nil; want refused", bad)
+		}
+	}
+}
+
 func TestInvalidSessionOptions(t *testing.T) {
 	s := newServer(t)
 	ctx := context.Background()

@@ -23,6 +23,7 @@ import { lastSeq } from "../lib/merge";
 import { providerLabel } from "../providers";
 import { trackSeen } from "../seen";
 import { manyMachines } from "../machines";
+import { loadTerminalSheet, terminalSheet } from "../terminal/lazy";
 
 
 export function RunChat(props: { id: string }) {
@@ -32,6 +33,7 @@ export function RunChat(props: { id: string }) {
   const [confirming, setConfirming] = createSignal(false);
   const [stopError, setStopError] = createSignal("");
   const [changes, setChanges] = createSignal(false);
+  const [terminal, setTerminal] = createSignal(false);
   let showCard = () => {};
 
   async function loadRun() {
@@ -51,6 +53,12 @@ export function RunChat(props: { id: string }) {
   trackSeen(props.id, conv.state, () => lastSeq(conv.win()));
   const heading = () => runHeading(run());
   const attached = () => run()?.attached;
+  /** hasTerminal: a live run lab started, or an attached one in a pane lab verified. */
+  const hasTerminal = () => state() !== null && state() !== "ended" && !attached()?.read_only;
+  function openTerminal() {
+    setTerminal(true);
+    loadTerminalSheet().catch(() => setStopError("Could not load the terminal view: is lab reachable?"));
+  }
   /** agent names the run's CLI for people. */
   const agent = () => providerLabel(run()?.provider) || "agent CLI";
 
@@ -115,15 +123,22 @@ export function RunChat(props: { id: string }) {
         }
       >
         <button
-          class="btn"
+          class="btn glyph-btn"
           onClick={() => {
             setChanges(true);
             loadChangesSheet().catch(() => setStopError("Could not load the changes view: is lab reachable?"));
           }}
+          aria-label="Changes"
+          title="Changes"
           data-action="changes"
         >
-          Changes
+          ±
         </button>
+        <Show when={hasTerminal()}>
+          <button class="btn glyph-btn" onClick={openTerminal} aria-label="Terminal" title="Terminal" data-action="terminal">
+            &gt;_
+          </button>
+        </Show>
         <Show when={state() !== "ended"}>
           <button class="btn danger" onClick={() => setConfirming(!confirming())} aria-expanded={confirming()} data-action="stop">
             {attached() ? "Detach" : "Stop"}
@@ -156,9 +171,14 @@ export function RunChat(props: { id: string }) {
       </Show>
       <Show when={conv.alert()}>
         {(a) => (
-          <p class={`alert banner lv-${a().level}`} role="alert" data-alert>
+          <div class={`alert banner lv-${a().level}`} role="alert" data-alert>
             {a().text}
-          </p>
+            <Show when={hasTerminal()}>
+              <button class="btn" onClick={openTerminal} data-action="alert-terminal">
+                Open the terminal
+              </button>
+            </Show>
+          </div>
         )}
       </Show>
       <Show when={stopError() || conv.error()}>
@@ -205,6 +225,12 @@ export function RunChat(props: { id: string }) {
               onChanged={loadRun}
             />
           );
+        }}
+      </Show>
+      <Show when={terminal() && terminalSheet()}>
+        {(sheet) => {
+          const Sheet = sheet();
+          return <Sheet runId={props.id} title={heading().title} canType={!attached()?.read_only} onClose={() => setTerminal(false)} />;
         }}
       </Show>
     </div>
