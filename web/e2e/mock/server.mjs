@@ -495,6 +495,8 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
           });
         }
         if (api === "/external-sessions") return send(res, 200, { sessions: external });
+        // As a lab without peers answers (httpapi.PeerList).
+        if (api === "/peers" && req.method === "GET") return send(res, 200, { machine: "mock", peers: [] });
         if (api === "/folders") {
           // As the picker's server: recent folders first, then git repositories.
           const all = [
