@@ -291,6 +291,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Logger:  log,
 		Intents: intents.Lookup,
 		OnTurn:  chg.Turn,
+		Home:    c.Home,
 		Actions: func(r conv.Run, drv agent.Driver, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
 			return chat.NewActor(p, drv, pending, intents, chat.ActorOptions{})
 		},

@@ -21,6 +21,8 @@
 //	gate.go              the start-up folder-trust screen
 //	spawn*.go, home.go   argv, binary and version, a run's opening, config and trust seeding
 //	versions.go          the pinned and the verified CLI versions
+//	commands*.go         the slash commands: the built-in ones per version, the operator's own
+//	steer.go             the mode and model on screen, and the moves that switch them
 //	history.go           the sessions a machine kept (History)
 //	attach.go, external.go, registry.go
 //	                     processes lab did not start (Attacher; Claude Code only)
@@ -87,6 +89,11 @@ type Provider interface {
 	NewDriver(cliVersion string) Driver
 	// NewHistory returns the sessions kept under the CLI's home.
 	NewHistory(home string) History
+	// Commands lists the slash commands a run of the CLI version offers
+	// in cwd, home being the HOME it runs with: the built-in ones known
+	// for that version, then the operator's and the project's own.
+	// Unreadable files are left out.
+	Commands(version, home, cwd string) []conv.Command
 }
 
 // Launch is what Prepare needs to know about a run.
@@ -146,6 +153,9 @@ type Fold interface {
 	// Running returns the newest tool still waiting for its result, or
 	// nil: what a permission prompt, if one shows, is about.
 	Running() *conv.ToolCall
+	// Settings are the permission mode and model the transcript last
+	// recorded ("" where it recorded none).
+	Settings() conv.Settings
 }
 
 // Side reads a run's side channel: the events its hooks spooled. All of
@@ -222,6 +232,24 @@ type Driver interface {
 	// the next key towards accepting it, checked against the cursor row;
 	// false when the pane shows anything else.
 	Gate(capture, cwd string) (key string, ok bool)
+
+	// Menu reads the CLI's slash-command menu (open while the input box
+	// holds a "/" word): the command its cursor is on, without the
+	// slash; false when no menu shows.
+	Menu(capture string) (highlighted string, open bool)
+	// ClearKey is the key that empties the input box.
+	ClearKey() string
+	// Settings are what the screen shows of the permission mode and the
+	// model ("" for what it does not show).
+	Settings(capture string) conv.Settings
+	// SwitchMode returns the moves that bring the CLI, idle at its
+	// prompt as capture shows it, to permission mode mode (none when the
+	// screen shows it there already). EInvalid for a mode a live run
+	// cannot switch to; EConflict when the screen does not say enough to
+	// plan the switch.
+	SwitchMode(mode, capture string) ([]Move, error)
+	// SwitchModel likewise for a model (a ProviderInfo model value).
+	SwitchModel(model, capture string) ([]Move, error)
 }
 
 // LookKind is what a CLI's screen shows.

@@ -56,6 +56,8 @@ type live struct {
 	// turns reports where the run's turns stand (turns.go); nil when
 	// nobody listens.
 	turns *turns
+	// steered is what the pane confirmed of a switch lab made (steering.go).
+	steered steered
 
 	tail *tailer
 }
@@ -269,6 +271,7 @@ func (l *live) snapshot(q conv.Query) conv.Page {
 		p.Alert = &c
 	}
 	p.Progress = l.progressLocked()
+	p.Settings = l.settingsLocked()
 	return p
 }
 

@@ -45,7 +45,8 @@ var modes = []conv.PermissionMode{
 // test drives a Codex run started without a prompt, so the new-run form
 // asks for one (the API still takes an empty prompt).
 func (Provider) Info() conv.ProviderInfo {
-	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true}
+	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true,
+		SwitchModes: switchModes, Models: models}
 }
 
 // ResolveBin finds the codex binary: a path, or a name looked up in PATH
@@ -128,6 +129,10 @@ func (Provider) OpenSide(runDir string) agent.Side {
 // NewDriver returns the driver of the TUI. Recipes read the rows off the
 // pane, so one driver serves every version whose labels lab knows.
 func (Provider) NewDriver(cliVersion string) agent.Driver { return driver{} }
+
+// Commands lists the built-in slash commands of version; 0.171.0 reads no
+// custom ones (see commands.go), so home and cwd add nothing.
+func (Provider) Commands(version, _, _ string) []conv.Command { return Commands(version) }
 
 // NewHistory returns the sessions under the provider's CODEX_HOME, else
 // under home/.codex.
@@ -287,6 +292,21 @@ func (driver) Prompt(capture string) (agent.PromptBox, bool) {
 // InterruptKey stops a turn; on a question or approval picker it declines
 // (the turn is interrupted either way).
 func (driver) InterruptKey() string { return "Escape" }
+
+func (driver) Menu(capture string) (string, bool) { return Menu(capture) }
+
+// ClearKey empties the input box.
+func (driver) ClearKey() string { return "C-u" }
+
+func (driver) Settings(capture string) conv.Settings { return Settings(capture) }
+
+func (driver) SwitchMode(mode, capture string) ([]agent.Move, error) {
+	return SwitchMode(mode, capture)
+}
+
+func (driver) SwitchModel(model, _ string) ([]agent.Move, error) {
+	return SwitchModel(model)
+}
 
 // Read returns what the spool says in the provider-neutral shape
 // (agent.Side): the current session, the questions and the approval prompt

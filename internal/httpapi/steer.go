@@ -1,0 +1,102 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"lab/internal/conv"
+)
+
+// Steering is what the API needs to steer a live run between turns: its
+// slash commands, and switching its permission mode and model. The Runs
+// the server is given provide it when they can; else these endpoints
+// answer 503. Errors as for Runs: EInvalid for a command, mode or model
+// the run's CLI does not take, EConflict when it cannot be done now (a
+// dialog waits, the agent works, lab refuses the command, the pane did not
+// confirm).
+type Steering interface {
+	Commands(ctx context.Context, id string) ([]conv.Command, error)
+	RunCommand(ctx context.Context, id string, req conv.CommandRequest) error
+	SetMode(ctx context.Context, id, mode string) error
+	SetModel(ctx context.Context, id, model string) error
+}
+
+// CommandList is the body of GET /api/v1/runs/{id}/commands.
+type CommandList struct {
+	Commands []conv.Command `json:"commands"`
+}
+
+func (s *Server) steering() (Steering, error) {
+	st, ok := s.cfg.Runs.(Steering)
+	if !ok {
+		return nil, conv.Errorf(conv.EUnavailable, "this server cannot steer runs")
+	}
+	return st, nil
+}
+
+func (s *Server) runCommands(w http.ResponseWriter, r *http.Request) error {
+	st, err := s.steering()
+	if err != nil {
+		return err
+	}
+	list, err := st.Commands(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, CommandList{list})
+	return nil
+}
+
+func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
+	st, err := s.steering()
+	if err != nil {
+		return err
+	}
+	var req conv.CommandRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	if err := st.RunCommand(r.Context(), r.PathValue("id"), req); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) setMode(w http.ResponseWriter, r *http.Request) error {
+	st, err := s.steering()
+	if err != nil {
+		return err
+	}
+	var req conv.ModeRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	if req.Mode == "" {
+		return conv.Errorf(conv.EInvalid, "mode is required")
+	}
+	if err := st.SetMode(r.Context(), r.PathValue("id"), req.Mode); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) setModel(w http.ResponseWriter, r *http.Request) error {
+	st, err := s.steering()
+	if err != nil {
+		return err
+	}
+	var req conv.ModelRequest
+	if err := s.decode(w, r, &req); err != nil {
+		return err
+	}
+	if req.Model == "" {
+		return conv.Errorf(conv.EInvalid, "model is required")
+	}
+	if err := st.SetModel(r.Context(), r.PathValue("id"), req.Model); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
