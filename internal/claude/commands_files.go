@@ -168,4 +168,3 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
-

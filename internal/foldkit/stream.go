@@ -33,9 +33,9 @@ type Stream struct {
 	intents  func(toolID string) (*conv.Outcome, bool)
 	session  string
 	settings conv.Settings // the permission mode and model last recorded
-	source   string // what the desync warning calls the file: "transcript", "rollout"
-	backMark int    // Len at the previous TakeBackpatch
-	backMin  int    // lowest changed seq <= backMark since then, 0 if none
+	source   string        // what the desync warning calls the file: "transcript", "rollout"
+	backMark int           // Len at the previous TakeBackpatch
+	backMin  int           // lowest changed seq <= backMark since then, 0 if none
 }
 
 // NewStream returns an empty stream. source names the CLI's file in the
