@@ -21,6 +21,7 @@ import (
 	"lab/internal/codex"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
+	"lab/internal/fakecodexapi"
 	"lab/internal/folders"
 	"lab/internal/httpapi"
 	"lab/internal/push"
@@ -72,6 +73,15 @@ type serveConfig struct {
 	Self []string
 	// PushSubject is the VAPID contact push services may use.
 	PushSubject string
+	// DemoModels, when set (by tests), hears the demo's scripted models
+	// once they serve, so a test can read what the CLIs asked them.
+	DemoModels demoModels
+}
+
+// demoModels are the hooks that hear a demo's scripted models.
+type demoModels struct {
+	Claude func(*fakeclaudeapi.Server)
+	Codex  func(*fakecodexapi.Server)
 }
 
 // envList collects repeated KEY=VALUE flags.
@@ -394,6 +404,9 @@ func startDemoModel(c serveConfig, env map[string]string, log *slog.Logger) (fun
 	env["DISABLE_TELEMETRY"] = "1"
 	env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
 	log.Info("demo: runs talk to the built-in scripted model", "url", fake.URL(), "home", c.Home)
+	if c.DemoModels.Claude != nil {
+		c.DemoModels.Claude(fake)
+	}
 	return func() { fake.Close() }, nil
 }
 

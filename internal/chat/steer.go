@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"lab/internal/agent"
 	"lab/internal/conv"
@@ -60,6 +61,7 @@ func (a *Actor) Switch(ctx context.Context, what string, plan func(capture strin
 	for i, m := range moves {
 		if err := a.move(ctx, m); err != nil {
 			a.log.Warn("switch stopped", "switch", what, "move", i, "err", err)
+			a.leave(ctx)
 			if conv.KindOf(err) == conv.EConflict && i > 0 {
 				return conv.Wrap(conv.EConflict, err, fmt.Sprintf("the switch to %s stopped after %d of %d steps", what, i, len(moves)))
 			}
@@ -70,8 +72,27 @@ func (a *Actor) Switch(ctx context.Context, what string, plan func(capture strin
 	return nil
 }
 
+// leave closes what a switch that stopped left open (a picker), so the
+// run is not left blocked on a screen nobody asked for: one interrupt key
+// when the CLI is not at its prompt.
+func (a *Actor) leave(ctx context.Context) {
+	capture, err := a.pane.Capture(ctx)
+	if err != nil || a.drv.Look(capture).Kind == agent.LookPrompt {
+		return
+	}
+	if err := a.pane.SendKey(ctx, a.drv.InterruptKey()); err != nil {
+		a.log.Warn("could not close the screen the switch left", "err", err)
+	}
+}
+
+// idleGrace is how long idle waits for a busy CLI to settle: the
+// transcript records a turn's last words a moment before the CLI stops
+// showing it works.
+const idleGrace = 3 * time.Second
+
 // idle checks that the CLI waits at an empty prompt with no dialog
-// pending and returns the pane.
+// pending and returns the pane. A CLI seen working gets idleGrace to
+// finish.
 func (a *Actor) idle(ctx context.Context) (string, error) {
 	d, err := a.pending(ctx)
 	if err != nil {
@@ -80,16 +101,26 @@ func (a *Actor) idle(ctx context.Context) (string, error) {
 	if d.Pending() {
 		return "", conv.Errorf(conv.EConflict, "a dialog is waiting for an answer; answer it or interrupt first")
 	}
-	capture, err := a.pane.Capture(ctx)
-	if err != nil {
-		return "", conv.Wrap(conv.EUnavailable, err, "cannot read the run's pane")
-	}
-	switch look := a.drv.Look(capture); look.Kind {
-	case agent.LookBusy:
-		return "", conv.Errorf(conv.EConflict, "the agent is working; wait for it to finish or interrupt it first")
-	case agent.LookPrompt:
-	default:
-		return "", conv.Errorf(conv.EConflict, "the CLI is not showing its prompt (a picker or another screen has the focus)")
+	var capture string
+	deadline := time.Now().Add(idleGrace)
+	for {
+		capture, err = a.pane.Capture(ctx)
+		if err != nil {
+			return "", conv.Wrap(conv.EUnavailable, err, "cannot read the run's pane")
+		}
+		look := a.drv.Look(capture).Kind
+		if look == agent.LookPrompt {
+			break
+		}
+		if time.Now().After(deadline) {
+			if look == agent.LookBusy {
+				return "", conv.Errorf(conv.EConflict, "the agent is working; wait for it to finish or interrupt it first")
+			}
+			return "", conv.Errorf(conv.EConflict, "the CLI is not showing its prompt (a picker or another screen has the focus)")
+		}
+		if err := pause(ctx, a.opts.CheckPoll); err != nil {
+			return "", conv.Wrap(conv.EUnavailable, err, "cancelled")
+		}
 	}
 	box, ok := a.drv.Prompt(capture)
 	if !ok {

@@ -214,9 +214,64 @@ func (switchedCheck) Match(capture string) (string, error) {
 
 func (switchedCheck) What() string { return "the model switched for this session" }
 
+// switchAsk is the confirmation the CLI asks after the picker when the
+// conversation is cached for the current model ("Switch model? … 1. Yes,
+// switch to Sonnet 5.5 / 2. No, go back"); switchYes starts its row that
+// goes ahead.
+const (
+	switchAsk = "Switch model?"
+	switchYes = "Yes, switch to "
+)
+
+// askedCheck passes on the switch confirmation, or once switched.
+type askedCheck struct{}
+
+func (askedCheck) Match(capture string) (string, error) {
+	if len(pickerRows(capture)) == 0 && strings.Contains(capture, switchAsk) {
+		return switchAsk, nil
+	}
+	return switchedCheck{}.Match(capture)
+}
+
+func (askedCheck) What() string { return "the switch confirmed or asked about" }
+
+// confirmRowCheck passes while the confirmation's cursor is on its yes
+// row.
+type confirmRowCheck struct{}
+
+func (confirmRowCheck) Match(capture string) (string, error) {
+	lines := clikit.PaneLines(capture)
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.Contains(lines[i], switchAsk) {
+			rows, _ := parseRows(lines, i+1, false)
+			for _, r := range rows {
+				if r.Cursor && strings.HasPrefix(r.Label, switchYes) {
+					return switchAsk, nil
+				}
+			}
+			return switchAsk, fmt.Errorf("the cursor is not on %q", switchYes+"…")
+		}
+	}
+	return "", fmt.Errorf("no %q on the pane", switchAsk)
+}
+
+func (confirmRowCheck) What() string { return "the cursor on " + switchYes + "…" }
+
+// confirmSwitch answers the confirmation, when the CLI asks one.
+func confirmSwitch(capture string) ([]agent.Step, error) {
+	if len(pickerRows(capture)) > 0 || !strings.Contains(capture, switchAsk) {
+		return nil, nil
+	}
+	return []agent.Step{
+		{Kind: agent.StepExpect, Check: confirmRowCheck{}},
+		{Kind: agent.StepKey, Key: "Enter", Commit: true, Acts: true},
+	}, nil
+}
+
 // SwitchModel plans the switch to model through the picker: open it, walk
-// its cursor to the model's row by its label, and press s (this session
-// only).
+// its cursor to the model's row by its label, press s (this session
+// only), and confirm the switch when the CLI asks (a conversation cached
+// for the current model is re-read by the new one).
 func SwitchModel(model string) ([]agent.Move, error) {
 	var label string
 	for _, m := range models {
@@ -256,6 +311,7 @@ func SwitchModel(model string) ([]agent.Move, error) {
 	}
 	return []agent.Move{
 		{Command: "/model", Settled: pickerCheck{at: -1}},
-		{Pick: pick, Settled: switchedCheck{}},
+		{Pick: pick, Settled: askedCheck{}},
+		{Pick: confirmSwitch, Settled: switchedCheck{}},
 	}, nil
 }
