@@ -17,6 +17,7 @@ import (
 	"lab/internal/claudetest"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
+	"lab/internal/fakecodexapi"
 	"lab/internal/httpapi"
 	"lab/internal/tmux"
 )
@@ -345,4 +346,125 @@ func dumpOnFailure(t *testing.T, lab *labServer, runID string) {
 		}
 		t.Logf("state %s; pane:\n%s", p.State, lab.pane(runID))
 	})
+}
+
+// TestServeCodexSlashCommands: a Codex run lists its CLI's commands;
+// /compact sends the CLI's compaction request to the model and the chat
+// shows the compaction and goes on; a command while a dialog waits is
+// refused with nothing typed; /new starts a session the run follows once
+// its first turn starts, where the reply lands.
+func TestServeCodexSlashCommands(t *testing.T) {
+	lab := startCodexLab(t)
+	run := lab.startCodex(conv.StartRequest{Cwd: t.TempDir(), Prompt: "lab:text first"})
+	lab.idle(run.ID, "You said: lab:text first")
+	dumpOnFailure(t, lab, run.ID)
+	path := "/api/v1/runs/" + run.ID + "/command"
+	cmds := lab.commands(run.ID)
+	if c := cmds["compact"]; c.Source != conv.SourceBuiltin || c.Refused != "" {
+		t.Errorf("/compact listed as %+v; want a built-in lab sends", c)
+	}
+	if c := cmds["new"]; !c.NewSession {
+		t.Errorf("/new listed as %+v; want it to start a new session", c)
+	}
+	if c := cmds["review"]; c.Refused == "" {
+		t.Errorf("/review listed as %+v; want it refused (it opens a picker)", c)
+	}
+
+	api := lab.codexAPI()
+	lab.mustPost(path, conv.CommandRequest{Name: "compact"})
+	claudetest.Poll(t, 60*time.Second, "the compaction request", func() bool {
+		for _, r := range api.Requests() {
+			if r.Kind == fakecodexapi.KindCompact {
+				return true
+			}
+		}
+		return false
+	})
+	lab.waitPage(run.ID, "the compaction in the chat", func(p conv.Page) bool {
+		return hasText(p, conv.KindLifecycle, "Conversation compacted") && p.State == conv.StateNeedsInput
+	})
+	lab.reply(run.ID, "lab:text after the compaction")
+	lab.idle(run.ID, "You said: lab:text after the compaction")
+
+	lab.reply(run.ID, "lab:single pick one")
+	p := lab.waitPage(run.ID, "a pending question", func(p conv.Page) bool { return p.PendingDialog != nil })
+	before, screen := len(api.Requests()), lab.pane(run.ID)
+	if code, msg := lab.post(path, conv.CommandRequest{Name: "compact"}); code != 409 || !strings.Contains(msg, "dialog is waiting") {
+		t.Errorf("/compact with a dialog waiting: %d %q; want 409", code, msg)
+	}
+	if lab.pane(run.ID) != screen || len(api.Requests()) != before {
+		t.Fatal("a refused command changed the pane or reached the model")
+	}
+	lab.answer(run.ID, conv.Answer{ToolID: p.PendingDialog.ToolID, Answers: []conv.QuestionAnswer{{Chosen: []int{0}}}})
+	lab.waitPage(run.ID, "the answer's turn", func(p conv.Page) bool { return p.State == conv.StateNeedsInput && p.PendingDialog == nil })
+
+	old := lab.run(run.ID)
+	lab.mustPost(path, conv.CommandRequest{Name: "new"})
+	lab.reply(run.ID, "lab:text in the new session")
+	claudetest.Poll(t, 60*time.Second, "the run on a new session", func() bool { return lab.run(run.ID).SessionID != old.SessionID })
+	p = lab.idle(run.ID, "You said: lab:text in the new session")
+	if hasText(p, conv.KindText, "lab:text first") || lab.run(run.ID).TranscriptPath == old.TranscriptPath {
+		t.Fatalf("after /new: chat %+v; want the new session's only", p.Messages)
+	}
+}
+
+// TestServeCodexSwitchModeAndModel: a Codex run switched to Plan mode with
+// its mode-cycle key (the footer says so, the rollout records it), then
+// to the read-only sandbox with /permissions (recorded as a profile),
+// each shown in the header's settings; a model switch reaches the next
+// request.
+func TestServeCodexSwitchModeAndModel(t *testing.T) {
+	lab := startCodexLab(t)
+	run := lab.startCodex(conv.StartRequest{Cwd: t.TempDir(), Prompt: "lab:text first"})
+	p := lab.idle(run.ID, "You said: lab:text first")
+	dumpOnFailure(t, lab, run.ID)
+	if p.Settings == nil || p.Settings.Mode != "workspace-write" || p.Settings.Model != "gpt-5.5" {
+		t.Fatalf("settings %+v; want the rollout's workspace-write and gpt-5.5", p.Settings)
+	}
+	mode := "/api/v1/runs/" + run.ID + "/mode"
+	lab.mustPost(mode, conv.ModeRequest{Mode: "plan"})
+	if !strings.Contains(lab.pane(run.ID), "Plan mode") {
+		t.Fatalf("the footer after the switch:\n%s", lab.pane(run.ID))
+	}
+	lab.waitPage(run.ID, "plan mode in the settings", func(p conv.Page) bool { return p.Settings != nil && p.Settings.Mode == "plan" })
+	lab.mustPost(mode, conv.ModeRequest{Mode: "read-only"})
+	if strings.Contains(lab.pane(run.ID), "Plan mode (shift+tab") {
+		t.Fatalf("still in Plan mode after switching to read-only:\n%s", lab.pane(run.ID))
+	}
+	lab.waitPage(run.ID, "read-only in the settings", func(p conv.Page) bool { return p.Settings.Mode == "read-only" })
+	if !rolloutHas(t, lab.run(run.ID).TranscriptPath, `"active_permission_profile":{"id":":read-only"}`) {
+		t.Fatal("the rollout records no read-only profile")
+	}
+	if code, msg := lab.post(mode, conv.ModeRequest{Mode: "warp"}); code != 400 || !strings.Contains(msg, "cannot switch to mode") {
+		t.Errorf("unknown mode: %d %q; want 400", code, msg)
+	}
+
+	api := lab.codexAPI()
+	model := "/api/v1/runs/" + run.ID + "/model"
+	if code, _ := lab.post(model, conv.ModelRequest{Model: "gpt-4"}); code != 400 {
+		t.Errorf("a model Codex does not list: %d; want 400", code)
+	}
+	lab.mustPost(model, conv.ModelRequest{Model: "gpt-5.6-sol"})
+	lab.waitPage(run.ID, "the model in the settings", func(p conv.Page) bool { return p.Settings.Model == "gpt-5.6-sol" })
+	lab.reply(run.ID, "lab:text on another model")
+	lab.idle(run.ID, "You said: lab:text on another model")
+	var got string
+	for _, r := range api.Requests() {
+		if r.Kind == fakecodexapi.KindResponses && strings.Contains(r.Prompt, "on another model") {
+			got = r.Model
+		}
+	}
+	if got != "gpt-5.6-sol" {
+		t.Fatalf("the request after the switch asked for %q; want gpt-5.6-sol", got)
+	}
+}
+
+// rolloutHas reports whether the file holds s.
+func rolloutHas(t *testing.T, path, s string) bool {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Contains(b, []byte(s))
 }

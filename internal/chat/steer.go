@@ -34,8 +34,24 @@ func (a *Actor) Command(ctx context.Context, name, line string) error {
 	if err := a.submit(ctx, name, line); err != nil {
 		return err
 	}
+	// A command that starts a new session redraws the screen; the next
+	// action should find its prompt (or the work the command started).
+	if err := a.poll(ctx, a.settledScreen); err != nil {
+		a.log.Warn("after the command the CLI shows neither its prompt nor work", "command", name, "err", err)
+	}
 	a.log.Info("command sent", "command", name)
 	return nil
+}
+
+// settledScreen accepts a pane showing the CLI's prompt or its work.
+func (a *Actor) settledScreen(capture string) error {
+	if _, ok := a.drv.Prompt(capture); ok {
+		return nil
+	}
+	if a.drv.Look(capture).Kind == agent.LookBusy {
+		return nil
+	}
+	return fmt.Errorf("neither the prompt nor work on the pane")
 }
 
 // Switch plays the moves plan makes from the pane (a mode or model

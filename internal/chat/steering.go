@@ -126,7 +126,7 @@ func (s *Service) RunCommand(ctx context.Context, id string, req conv.CommandReq
 	case cmd.Args == conv.ArgsNone && req.Args != "":
 		return conv.Errorf(conv.EInvalid, "/%s takes no text after it", req.Name)
 	}
-	act, err := s.actionsOf(ctx, id)
+	act, err := s.busy(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -198,9 +198,24 @@ func (s *Service) SetModel(ctx context.Context, id, model string) error {
 	})
 }
 
+// busy returns the run's Actions unless its transcript says the agent
+// works (the actor checks the pane besides). EConflict.
+func (s *Service) busy(ctx context.Context, id string) (Actions, error) {
+	act, err := s.actionsOf(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if l := s.liveOf(id); l != nil {
+		if _, st := l.current(); st == conv.StateWorking {
+			return nil, conv.Errorf(conv.EConflict, "the agent is working; wait for it to finish or interrupt it first")
+		}
+	}
+	return act, nil
+}
+
 // steer plays a switch and records what the pane confirmed.
 func (s *Service) steer(ctx context.Context, id, what string, plan func(agent.Driver) func(string) ([]agent.Move, error), confirmed func(agent.Driver, string) conv.Settings) error {
-	act, err := s.actionsOf(ctx, id)
+	act, err := s.busy(ctx, id)
 	if err != nil {
 		return err
 	}

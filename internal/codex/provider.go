@@ -216,7 +216,12 @@ const busyHint = "esc to interrupt"
 // anything else above it counts as busy: the rollout records every turn's
 // end, so a busy guess never hides an idle CLI for long, while an idle
 // guess mid-turn would.
-var idleMarks = []string{"Worked for ", "■ Conversation interrupted", "To get started", "/review", ">_ OpenAI Codex"}
+//
+// A slash command that does not start a turn leaves its note there
+// instead: the ones lab sends (steer.go) and the refusals they may get.
+var idleMarks = []string{"Worked for ", "■ Conversation interrupted", "To get started", "/review", ">_ OpenAI Codex",
+	"• Model changed to ", "• Permission selection requested: ", "• Service tier set to ", "■ Model '",
+	"■ Unknown permission profile", "• Unrecognized command", "■ Could not generate"}
 
 // Look says what the pane shows, for the live overlay.
 func (driver) Look(capture string) agent.Look {

@@ -13,7 +13,8 @@ import (
 // (TestSteerCodex in codextest):
 //
 //   - Shift+Tab (BTab) cycles Default ↔ Plan mode; the footer says "Plan
-//     mode (shift+tab to cycle)" while it is on.
+//     mode (shift+tab to cycle)" while it is on, and each switch leaves a
+//     note ("• Model changed to gpt-5.5 medium for Plan mode.").
 //   - "/permissions <profile>" applies a permission profile at once
 //     (":read-only", ":workspace", ":danger-full-access"; the last asks
 //     "Enable full access?" first, "1. Yes, continue anyway"); the history
@@ -118,11 +119,16 @@ func statusModel(capture string) string {
 	return ""
 }
 
+// planOn is the whole footer of Plan mode: "Plan mode" alone also ends
+// the note a switch leaves ("Model changed to gpt-5.5 medium for Plan
+// mode.").
+const planOn = planFooter + " (shift+tab to cycle)"
+
 // planShown reports whether the footer says Plan mode (with the input box
 // on the pane).
 func planShown(capture string) bool {
 	_, ok := ParsePrompt(capture)
-	return ok && strings.Contains(capture, planFooter)
+	return ok && strings.Contains(capture, planOn)
 }
 
 // Settings are what the screen shows: Plan mode when the footer says so,
@@ -143,7 +149,7 @@ func (c planCheck) Match(capture string) (string, error) {
 	if _, ok := ParsePrompt(capture); !ok {
 		return "", fmt.Errorf("no input box on the pane")
 	}
-	on := strings.Contains(capture, planFooter)
+	on := strings.Contains(capture, planOn)
 	id := "default"
 	if on {
 		id = ModePlan
