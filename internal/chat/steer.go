@@ -101,9 +101,9 @@ func (a *Actor) leave(ctx context.Context) {
 	}
 }
 
-// idleGrace is how long idle waits for a busy CLI to settle: the
-// transcript records a turn's last words a moment before the CLI stops
-// showing it works.
+// idleGrace is how long idle waits for a busy CLI to settle (at most
+// CheckTimeout): the transcript records a turn's last words a moment
+// before the CLI stops showing it works.
 const idleGrace = 3 * time.Second
 
 // idle checks that the CLI waits at an empty prompt with no dialog
@@ -118,7 +118,7 @@ func (a *Actor) idle(ctx context.Context) (string, error) {
 		return "", conv.Errorf(conv.EConflict, "a dialog is waiting for an answer; answer it or interrupt first")
 	}
 	var capture string
-	deadline := time.Now().Add(idleGrace)
+	deadline := time.Now().Add(min(idleGrace, a.opts.CheckTimeout))
 	for {
 		capture, err = a.pane.Capture(ctx)
 		if err != nil {

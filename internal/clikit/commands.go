@@ -116,18 +116,6 @@ func MergeCommands(builtin []conv.Command, custom ...[]conv.Command) []conv.Comm
 	return append(out, builtin...)
 }
 
-// FindCommand returns the command named name (without a leading slash),
-// false when there is none.
-func FindCommand(list []conv.Command, name string) (conv.Command, bool) {
-	name = strings.TrimPrefix(name, "/")
-	for _, c := range list {
-		if c.Name == name {
-			return c, true
-		}
-	}
-	return conv.Command{}, false
-}
-
 // CompareVersions compares two CLI versions numerically, part by part:
 // -1 when a is older than b, 0 when equal, 1 when newer. ok is false when
 // either is not of the form major.minor.patch (a trailing " (Claude Code)"
