@@ -181,6 +181,14 @@ func TestServeSlashCommands(t *testing.T) {
 	lab.reply(run.ID, "lab:text after the compaction")
 	lab.idle(run.ID, "lab:text after the compaction") // the CLI sends the compaction's records with it
 
+	// Slash text that names no command is a message; a reply naming a
+	// command is refused (the CLI would run it), nothing typed.
+	lab.reply(run.ID, "/usr/bin is a folder")
+	lab.idle(run.ID, "/usr/bin is a folder")
+	if code, msg := lab.post("/api/v1/runs/"+run.ID+"/reply", map[string]string{"text": "/compact is a word"}); code != 409 || !strings.Contains(msg, "runs a message that starts with /compact") {
+		t.Errorf("a reply naming a command: %d %q; want 409 saying the CLI would run it", code, msg)
+	}
+
 	// A dialog waits: a command is refused, nothing typed or sent.
 	lab.reply(run.ID, "lab:single pick one")
 	p = lab.waitPage(run.ID, "a pending question", func(p conv.Page) bool { return p.PendingDialog != nil })
@@ -385,6 +393,17 @@ func TestServeCodexSlashCommands(t *testing.T) {
 	})
 	lab.reply(run.ID, "lab:text after the compaction")
 	lab.idle(run.ID, "You said: lab:text after the compaction")
+
+	// A reply that starts with a command's name is a message: the model
+	// gets it, no compaction runs.
+	compactions := len(api.Requests())
+	lab.reply(run.ID, "/compact is a word here")
+	lab.idle(run.ID, "You said: /compact is a word here")
+	for _, r := range api.Requests()[compactions:] {
+		if r.Kind == fakecodexapi.KindCompact {
+			t.Fatal("a reply ran /compact")
+		}
+	}
 
 	lab.reply(run.ID, "lab:single pick one")
 	p := lab.waitPage(run.ID, "a pending question", func(p conv.Page) bool { return p.PendingDialog != nil })

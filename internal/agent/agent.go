@@ -239,6 +239,10 @@ type Driver interface {
 	Menu(capture string) (highlighted string, open bool)
 	// ClearKey is the key that empties the input box.
 	ClearKey() string
+	// Literal returns text as it must be typed for the CLI to take it as
+	// a message, never as one of its commands (text starting with a
+	// slash); EConflict when the CLI cannot take it as a message.
+	Literal(text string) (string, error)
 	// Settings are what the screen shows of the permission mode and the
 	// model ("" for what it does not show).
 	Settings(capture string) conv.Settings

@@ -52,11 +52,16 @@ func CleanReply(text string, max int) (string, error) {
 // text after Enter, Enter was lost and is sent once more.
 //
 // Errors: EInvalid / ETooLarge (see CleanReply; nothing typed),
-// EConflict (nothing submitted), EUnavailable (the pane or the pending
-// dialog could not be read).
+// EConflict (nothing submitted; also a reply the CLI would run as one of
+// its commands, see agent.Driver.Literal), EUnavailable (the pane or the
+// pending dialog could not be read).
 func (a *Actor) Reply(ctx context.Context, text string) error {
 	text, err := CleanReply(text, a.opts.MaxReply)
 	if err != nil {
+		return err
+	}
+	// A reply is a message, never one of the CLI's commands.
+	if text, err = a.drv.Literal(text); err != nil {
 		return err
 	}
 	if err := a.acquire(ctx); err != nil {

@@ -119,7 +119,7 @@ func (Provider) OpenSide(runDir string) agent.Side {
 
 // NewDriver returns the driver of a CLI of the given version.
 func (Provider) NewDriver(cliVersion string) agent.Driver {
-	return driver{geom: PlanPicker(cliVersion)}
+	return driver{geom: PlanPicker(cliVersion), version: cliVersion}
 }
 
 // Commands lists the slash commands of version in cwd (see Commands).
@@ -134,7 +134,8 @@ func (Provider) NewHistory(home string) agent.History {
 
 // driver acts on the TUI of one CLI version (agent.Driver).
 type driver struct {
-	geom PlanGeometry
+	geom    PlanGeometry
+	version string
 }
 
 func (d driver) Recipe(dlg *conv.Dialog, a conv.Answer, capture string) ([]agent.Step, error) {
@@ -254,6 +255,8 @@ func (driver) Menu(capture string) (string, bool) { return Menu(capture) }
 
 // ClearKey empties the input box (the TUI offers ctrl+y to paste it back).
 func (driver) ClearKey() string { return "C-u" }
+
+func (d driver) Literal(text string) (string, error) { return Literal(d.version, text) }
 
 // Settings are the mode the footer names; the screen does not show the
 // model.

@@ -315,3 +315,24 @@ func SwitchModel(model string) ([]agent.Move, error) {
 		{Pick: confirmSwitch, Settled: switchedCheck{}},
 	}, nil
 }
+
+// Literal refuses a message whose first word names one of the CLI's
+// built-in commands: Claude Code runs such a message as the command, and
+// no escape gets past it (a leading space or newline is trimmed, an
+// invisible character removed). Other slash text is taken as a message
+// (TestServeSlashCommands: "/usr/bin is a folder" reaches the model); a custom command's
+// name would run it too, which only the run's folder can tell.
+func Literal(version, text string) (string, error) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "/") {
+		return text, nil
+	}
+	name, _, _ := strings.Cut(strings.TrimPrefix(t, "/"), " ")
+	name, _, _ = strings.Cut(name, "\n")
+	for _, c := range BuiltinCommands(version) {
+		if c.Name == name {
+			return "", conv.Errorf(conv.EConflict, "Claude Code runs a message that starts with /%s as that command, so lab cannot send it as text; send the command, or put a word before the slash", name)
+		}
+	}
+	return text, nil
+}

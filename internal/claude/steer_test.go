@@ -120,3 +120,15 @@ func TestSwitchModelWalksThePicker(t *testing.T) {
 		t.Errorf("SwitchModel(gpt-4) = %v; want EInvalid", err)
 	}
 }
+
+func TestLiteral(t *testing.T) {
+	for text, ok := range map[string]bool{"hello": true, "/usr/bin is a folder": true, "/compact please": false, "  /clear": false, "/model\nsonnet": false, "say /compact": true} {
+		got, err := Literal(PinnedVersion, text)
+		if ok && (err != nil || got != text) {
+			t.Errorf("Literal(%q) = %q, %v; want it as is", text, got, err)
+		}
+		if !ok && conv.KindOf(err) != conv.EConflict {
+			t.Errorf("Literal(%q) = %q, %v; want a conflict (the CLI would run the command)", text, got, err)
+		}
+	}
+}

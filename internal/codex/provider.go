@@ -303,6 +303,8 @@ func (driver) Menu(capture string) (string, bool) { return Menu(capture) }
 // ClearKey empties the input box.
 func (driver) ClearKey() string { return "C-u" }
 
+func (driver) Literal(text string) (string, error) { return Literal(text), nil }
+
 func (driver) Settings(capture string) conv.Settings { return Settings(capture) }
 
 func (driver) SwitchMode(mode, capture string) ([]agent.Move, error) {

@@ -287,3 +287,15 @@ func SwitchModel(model string) ([]agent.Move, error) {
 	}
 	return nil, conv.Errorf(conv.EInvalid, "unknown model %q for Codex; want one of %s", model, strings.Join(known, ", "))
 }
+
+// Literal types a message that starts with a slash after a space: the
+// TUI takes a line that starts with "/" as a command ("Unrecognized
+// command" for a word it has none for), but one that starts with a space
+// as a message, which it sends without the space
+// (TestServeCodexSlashCommands).
+func Literal(text string) string {
+	if strings.HasPrefix(strings.TrimLeft(text, " \t\n"), "/") {
+		return " " + strings.TrimLeft(text, " \t\n")
+	}
+	return text
+}

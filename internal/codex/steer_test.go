@@ -163,3 +163,11 @@ func TestCodexSwitchModel(t *testing.T) {
 		t.Errorf("SwitchModel(gpt-4) = %v; want EInvalid", err)
 	}
 }
+
+func TestLiteral(t *testing.T) {
+	for text, want := range map[string]string{"hello": "hello", "/compact is a word": " /compact is a word", "\n /usr/bin": " /usr/bin", "a /b": "a /b"} {
+		if got := Literal(text); got != want {
+			t.Errorf("Literal(%q) = %q; want %q", text, got, want)
+		}
+	}
+}

@@ -20,8 +20,10 @@ import { subscribe } from "../events";
 import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
 import { lastSeq } from "../lib/merge";
-import { providerLabel } from "../providers";
+import { providerLabel, providers } from "../providers";
 import { trackSeen } from "../seen";
+import { loadSettingsSheet, loadSlashMenu, runCommands, settingsSheet } from "../steer/lazy";
+import { SettingsStrip } from "../steer/strip";
 
 
 export function RunChat(props: { id: string }) {
@@ -31,6 +33,8 @@ export function RunChat(props: { id: string }) {
   const [confirming, setConfirming] = createSignal(false);
   const [stopError, setStopError] = createSignal("");
   const [changes, setChanges] = createSignal(false);
+  const [steering, setSteering] = createSignal(false);
+  const commands = runCommands(props.id);
   let showCard = () => {};
 
   async function loadRun() {
@@ -50,6 +54,9 @@ export function RunChat(props: { id: string }) {
   trackSeen(props.id, conv.state, () => lastSeq(conv.win()));
   const heading = () => runHeading(run());
   const attached = () => run()?.attached;
+  const provider = () => providers()?.find((p) => p.name === run()?.provider);
+  /** canSteer: a live run lab can type into, whose CLI can switch modes or models. */
+  const canSteer = () => state() !== "ended" && !attached()?.read_only && !!(provider()?.switch_modes?.length || provider()?.models?.length);
   /** agent names the run's CLI for people. */
   const agent = () => providerLabel(run()?.provider) || "agent CLI";
 
@@ -124,6 +131,16 @@ export function RunChat(props: { id: string }) {
         </Show>
       </Header>
       <CliNote run={run()} />
+      <Show when={canSteer()}>
+        <SettingsStrip
+          provider={provider()}
+          settings={conv.settings()}
+          onOpen={() => {
+            setSteering(true);
+            loadSettingsSheet().catch(() => setStopError("Could not load the mode and model switch: is lab reachable?"));
+          }}
+        />
+      </Show>
       <Show when={run()?.worktree}>
         {(w) => (
           <div class="muted small" style={{ padding: "2px 16px", "border-bottom": "1px solid var(--line)", "overflow-wrap": "anywhere" }} data-branch-strip>
@@ -183,9 +200,39 @@ export function RunChat(props: { id: string }) {
               conv.refresh();
             }}
             onShowCard={() => showCard()}
+            slash={{
+              commands: commands.list,
+              prepare: () => {
+                loadSlashMenu().catch(() => {});
+                commands.load();
+              },
+              run: async (name, args) => {
+                try {
+                  await api.runCommand(props.id, name, args);
+                } finally {
+                  conv.refresh();
+                }
+              },
+            }}
           />
         </Match>
       </Switch>
+      <Show when={steering() && settingsSheet()}>
+        {(sheet) => {
+          const Sheet = sheet();
+          const after = () => conv.refresh();
+          return (
+            <Sheet
+              provider={provider()}
+              settings={conv.settings()}
+              state={state()}
+              onMode={(m) => api.setMode(props.id, m).then(after)}
+              onModel={(m) => api.setModel(props.id, m).then(after)}
+              onClose={() => setSteering(false)}
+            />
+          );
+        }}
+      </Show>
       <Show when={changes() && changesSheet()}>
         {(sheet) => {
           const Sheet = sheet();
