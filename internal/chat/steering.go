@@ -199,15 +199,25 @@ func (s *Service) SetModel(ctx context.Context, id, model string) error {
 }
 
 // busy returns the run's Actions unless its transcript says the agent
-// works (the actor checks the pane besides). EConflict.
+// works (the actor checks the pane besides), giving a turn that is ending
+// idleGrace to end: its last words show a moment before its end is
+// recorded. EConflict.
 func (s *Service) busy(ctx context.Context, id string) (Actions, error) {
 	act, err := s.actionsOf(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if l := s.liveOf(id); l != nil {
-		if _, st := l.current(); st == conv.StateWorking {
+	l := s.liveOf(id)
+	deadline := time.Now().Add(idleGrace)
+	for l != nil {
+		if _, st := l.current(); st != conv.StateWorking {
+			break
+		}
+		if time.Now().After(deadline) {
 			return nil, conv.Errorf(conv.EConflict, "the agent is working; wait for it to finish or interrupt it first")
+		}
+		if err := pause(ctx, 50*time.Millisecond); err != nil {
+			return nil, conv.Wrap(conv.EUnavailable, err, "cancelled")
 		}
 	}
 	return act, nil

@@ -28,19 +28,23 @@ export function typing(text: string): string | null {
 
 /**
  * menuMatches are the commands the menu offers while name is typed: those
- * whose names start with it, then those that contain it elsewhere, each
- * group in the order the CLI lists them.
+ * whose names start with it, then those that contain it elsewhere, the
+ * ones lab sends before the ones it refuses, each group in the order the
+ * server lists them (the operator's and the project's own first).
  */
 export function menuMatches(list: readonly Command[], name: string): Command[] {
   const q = name.toLowerCase();
-  const starts: Command[] = [];
-  const holds: Command[] = [];
-  for (const c of list) {
+  const rank = (c: Command) => {
     const n = c.name.toLowerCase();
-    if (n.startsWith(q)) starts.push(c);
-    else if (q && n.includes(q)) holds.push(c);
+    const at = n.startsWith(q) ? 0 : q && n.includes(q) ? 2 : -1;
+    return at < 0 ? -1 : at + (c.refused ? 1 : 0);
+  };
+  const groups: Command[][] = [[], [], [], []];
+  for (const c of list) {
+    const r = rank(c);
+    if (r >= 0) groups[r]!.push(c);
   }
-  return [...starts, ...holds];
+  return groups.flat();
 }
 
 /** Route is where Send takes the composer's text. */

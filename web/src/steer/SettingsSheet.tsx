@@ -7,6 +7,7 @@
 
 import { createSignal, For, Show } from "solid-js";
 import type { ProviderInfo, Settings, State } from "../api";
+import { isModel } from "../lib/settings";
 import "./steer.css";
 
 export interface SettingsSheetProps {
@@ -92,7 +93,7 @@ export default function SettingsSheet(props: SettingsSheetProps) {
                   <button
                     class="steer-opt"
                     role="radio"
-                    aria-checked={props.settings?.model === m.value}
+                    aria-checked={isModel(props.settings?.model, m.value)}
                     disabled={!!busy() || !waiting()}
                     onClick={() => act(m.value, () => props.onModel(m.value))}
                     data-model={m.value}

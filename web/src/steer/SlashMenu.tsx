@@ -19,8 +19,8 @@ export interface SlashMenuProps {
   busy: boolean;
 }
 
-/** maxRows bounds the rows shown at once; typing narrows the rest. */
-const maxRows = 8;
+/** maxRows bounds the rows shown at once (the chat stays in sight); typing narrows the rest. */
+const maxRows = 6;
 
 const sourceName: Record<Command["source"], string> = { builtin: "", user: "yours", project: "project" };
 
@@ -29,6 +29,10 @@ export default function SlashMenu(props: SlashMenuProps) {
   const matches = () => (props.commands && name() !== null ? menuMatches(props.commands, name()!) : []);
   const routed = () => route(props.commands, props.text);
   const line = () => parseSlash(props.text);
+  const refusal = () => {
+    const r = routed();
+    return r.kind === "command" ? r.command.refused : undefined;
+  };
   return (
     <div class="slash-menu" role="listbox" aria-label="Slash commands" data-slash-menu>
       <Show when={props.commands === null}>
@@ -54,27 +58,44 @@ export default function SlashMenu(props: SlashMenuProps) {
                   <span class="muted"> {c.args_hint}</span>
                 </Show>
               </span>
-              <Show when={sourceName[c.source]}>
-                <span class="tag">{sourceName[c.source]}</span>
+              <Show when={c.refused || sourceName[c.source]}>
+                <span class="tag" title={c.refused}>
+                  {c.refused ? "terminal only" : sourceName[c.source]}
+                </span>
               </Show>
-              <span class="slash-desc small">{c.refused ? `Not from here: ${c.refused}` : (c.description ?? "")}</span>
+              <span class="slash-desc small">{c.description ?? ""}</span>
             </button>
           )}
         </For>
         <Show when={matches().length > maxRows}>
           <div class="slash-note muted small">{matches().length - maxRows} more: keep typing</div>
         </Show>
-        <Show when={props.commands && matches().length === 0}>
+      </Show>
+      <Show when={props.commands && routed().kind === "text" && (line()?.name ?? name())}>
+        {(n) => (
           <div class="slash-note muted small" data-slash-none>
-            No command /{name()}: Send sends it as text.
+            No command /{n()}: Send sends it as text.
           </div>
-        </Show>
+        )}
       </Show>
       <Show when={routed().kind === "command" && line()}>
         <div class="slash-note small" data-slash-route>
           <span class="grow">
-            Send runs <span class="mono">/{line()!.name}</span>
-            {line()!.args ? " with your text" : ""}
+            <Show
+              when={refusal()}
+              fallback={
+                <>
+                  Send runs <span class="mono">/{line()!.name}</span>
+                  {line()!.args ? " with your text" : ""}
+                </>
+              }
+            >
+              {(why) => (
+                <>
+                  lab does not send <span class="mono">/{line()!.name}</span>: {why()}
+                </>
+              )}
+            </Show>
           </span>
           <button type="button" class="link" disabled={props.busy} onPointerDown={(e) => e.preventDefault()} onClick={props.onSendAsText} data-action="send-as-text">
             Send as text

@@ -4,15 +4,7 @@
 
 import { Show } from "solid-js";
 import type { ProviderInfo, Settings } from "../api";
-
-/** modeLabel and modelLabel name a run's settings by the provider's labels, else as the CLI records them. */
-export function modeLabel(p: ProviderInfo | undefined, mode: string | undefined): string {
-  return (mode && p?.modes.find((m) => m.value === mode)?.label) || mode || "";
-}
-
-export function modelLabel(p: ProviderInfo | undefined, model: string | undefined): string {
-  return (model && p?.models?.find((m) => m.value === model)?.label) || model || "";
-}
+import { modeLabel, modelLabel } from "../lib/settings";
 
 export function SettingsStrip(props: { provider: ProviderInfo | undefined; settings: Settings | null; onOpen: () => void }) {
   const mode = () => modeLabel(props.provider, props.settings?.mode);
