@@ -15,6 +15,7 @@ import (
 
 	"lab/internal/claude"
 	"lab/internal/claudetest"
+	"lab/internal/clitest"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
 	"lab/internal/fakecodexapi"
@@ -106,8 +107,8 @@ func TestServeSlashCommands(t *testing.T) {
 	lab := startLab(t)
 	home := filepath.Join(lab.state, "home")
 	work := t.TempDir()
-	writeTestFile(t, filepath.Join(home, ".claude", "commands", "hello.md"), "---\ndescription: Say hello from the operator\n---\nSay hello\n")
-	writeTestFile(t, filepath.Join(work, ".claude", "commands", "probe.md"), "---\ndescription: Probe the agent\nargument-hint: <words>\n---\nReply with lab-probe-ok and the words $ARGUMENTS\n")
+	clitest.WriteText(t, filepath.Join(home, ".claude", "commands", "hello.md"), "---\ndescription: Say hello from the operator\n---\nSay hello\n")
+	clitest.WriteText(t, filepath.Join(work, ".claude", "commands", "probe.md"), "---\ndescription: Probe the agent\nargument-hint: <words>\n---\nReply with lab-probe-ok and the words $ARGUMENTS\n")
 	var run conv.Run
 	if code := lab.call("POST", "/api/v1/runs", conv.StartRequest{Cwd: work, Prompt: "lab:text first"}, &run); code != 201 {
 		t.Fatalf("start: %d\n%s", code, lab.log)
@@ -318,17 +319,6 @@ func promptMode(t *testing.T, path, prompt string) string {
 		}
 	}
 	return ""
-}
-
-// writeTestFile writes content to path, making its folder.
-func writeTestFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // paneOf is the pane of the run a run path names, for failures.

@@ -95,19 +95,30 @@ func (a *Actor) Reply(ctx context.Context, text string) error {
 	if err := pause(ctx, a.opts.KeyDelay); err != nil {
 		return conv.Wrap(conv.EUnavailable, err, "reply cancelled")
 	}
+	enters, err := a.enter(ctx, text, "reply")
+	if err != nil {
+		return err
+	}
+	a.log.Info("replied", "bytes", len(text), "lines", strings.Count(text, "\n")+1, "enters", enters)
+	return nil
+}
+
+// enter presses Enter on text the prompt holds until the prompt lets go
+// of it: a second time when the first was lost (the CLI was busy drawing),
+// never a third. what names the text in errors and logs.
+func (a *Actor) enter(ctx context.Context, text, what string) (enters int, err error) {
 	for attempt := 1; ; attempt++ {
 		if err := a.pane.SendKey(ctx, "Enter"); err != nil {
-			return conv.Wrap(conv.EUnavailable, err, "sending Enter")
+			return attempt, conv.Wrap(conv.EUnavailable, err, "sending Enter")
 		}
 		err := a.poll(ctx, a.submitted(text))
 		if err == nil {
-			a.log.Info("replied", "bytes", len(text), "lines", strings.Count(text, "\n")+1, "enters", attempt)
-			return nil
+			return attempt, nil
 		}
 		if attempt == 2 {
-			return conv.Wrap(conv.EConflict, err, "the CLI did not take the reply")
+			return attempt, conv.Wrap(conv.EConflict, err, "the CLI did not take the "+what)
 		}
-		a.log.Warn("reply still in the prompt after Enter; sending Enter again", "err", err)
+		a.log.Warn(what+" still in the prompt after Enter; sending Enter again", "err", err)
 	}
 }
 

@@ -149,8 +149,8 @@ func (a *Actor) idle(ctx context.Context) (string, error) {
 }
 
 // submit pastes line into the empty prompt, checks the command menu and
-// presses Enter until the prompt lets go of it (twice at most). Whatever
-// stops it before Enter empties the prompt again.
+// presses Enter (see enter). Whatever stops it before Enter empties the
+// prompt again.
 func (a *Actor) submit(ctx context.Context, name, line string) error {
 	if err := a.pane.Paste(ctx, line); err != nil {
 		return conv.Wrap(conv.EUnavailable, err, "pasting the command")
@@ -167,19 +167,8 @@ func (a *Actor) submit(ctx context.Context, name, line string) error {
 		a.clearPrompt(ctx)
 		return conv.Wrap(conv.EUnavailable, err, "command cancelled")
 	}
-	for attempt := 1; ; attempt++ {
-		if err := a.pane.SendKey(ctx, "Enter"); err != nil {
-			return conv.Wrap(conv.EUnavailable, err, "sending Enter")
-		}
-		err := a.poll(ctx, a.submitted(line))
-		if err == nil {
-			return nil
-		}
-		if attempt == 2 {
-			return conv.Wrap(conv.EConflict, err, "the CLI did not take the command")
-		}
-		a.log.Warn("command still in the prompt after Enter; sending Enter again", "err", err)
-	}
+	_, err := a.enter(ctx, line, "command")
+	return err
 }
 
 // menuOn accepts a pane whose command menu, if one shows, has its cursor

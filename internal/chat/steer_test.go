@@ -3,8 +3,6 @@ package chat
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +11,7 @@ import (
 
 	"lab/internal/agent"
 	"lab/internal/claude"
+	"lab/internal/clitest"
 	"lab/internal/conv"
 )
 
@@ -203,7 +202,7 @@ func TestSwitchCyclesUntilTheFooterSaysSo(t *testing.T) {
 func TestServiceSteering(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
-	writeFileT(t, home+"/.claude/commands/hello.md", "---\ndescription: Say hello\n---\nhello\n")
+	clitest.WriteText(t, home+"/.claude/commands/hello.md", "---\ndescription: Say hello\n---\nhello\n")
 	runner := newStubRunner(t)
 	runner.add("run-1")
 	p := newPromptTUI()
@@ -261,15 +260,5 @@ func TestServiceSteering(t *testing.T) {
 	}
 	if err := svc.SetMode(ctx, "run-1", "warp"); conv.KindOf(err) != conv.EInvalid {
 		t.Errorf("SetMode(warp): %v; want EInvalid", err)
-	}
-}
-
-func writeFileT(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

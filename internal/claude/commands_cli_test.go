@@ -2,7 +2,6 @@ package claude_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"lab/internal/claude"
 	"lab/internal/claudetest"
+	"lab/internal/clitest"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
 	"lab/internal/tmux"
@@ -21,26 +21,15 @@ import (
 // "(user)" or "(project)").
 var menuRowRE = regexp.MustCompile(`^\s+(❯ )?/(\S+)\s{2,}(.*)$`)
 
-// writeFile writes content to path, making its folder.
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // seedCommands gives the rig's HOME and folder commands and skills of
 // every shape lab reads.
 func seedCommands(t *testing.T, r *claudetest.Rig) {
-	writeFile(t, filepath.Join(r.Home, ".claude", "commands", "hello.md"), "---\ndescription: Say hello from the operator\n---\nSay hello to $ARGUMENTS\n")
-	writeFile(t, filepath.Join(r.Work, ".claude", "commands", "ns", "deploy.md"), "---\ndescription: \"Deploy the project\"\nargument-hint: [env]\n---\nDeploy to $ARGUMENTS\n")
-	writeFile(t, filepath.Join(r.Work, ".claude", "commands", "probe.md"), "Reply with lab-probe-ok and the words $ARGUMENTS\n")
-	writeFile(t, filepath.Join(r.Home, ".claude", "skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: A personal skill that tidies\n---\nTidy up.\n")
-	writeFile(t, filepath.Join(r.Work, ".claude", "skills", "shipit", "SKILL.md"), "---\nname: shipit\ndescription: A project skill\n---\nShip it.\n")
-	writeFile(t, filepath.Join(r.Work, ".claude", "skills", "quiet", "SKILL.md"), "---\nname: quiet\ndescription: Only the model calls this\nuser-invocable: false\n---\nShh.\n")
+	clitest.WriteText(t, filepath.Join(r.Home, ".claude", "commands", "hello.md"), "---\ndescription: Say hello from the operator\n---\nSay hello to $ARGUMENTS\n")
+	clitest.WriteText(t, filepath.Join(r.Work, ".claude", "commands", "ns", "deploy.md"), "---\ndescription: \"Deploy the project\"\nargument-hint: [env]\n---\nDeploy to $ARGUMENTS\n")
+	clitest.WriteText(t, filepath.Join(r.Work, ".claude", "commands", "probe.md"), "Reply with lab-probe-ok and the words $ARGUMENTS\n")
+	clitest.WriteText(t, filepath.Join(r.Home, ".claude", "skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: A personal skill that tidies\n---\nTidy up.\n")
+	clitest.WriteText(t, filepath.Join(r.Work, ".claude", "skills", "shipit", "SKILL.md"), "---\nname: shipit\ndescription: A project skill\n---\nShip it.\n")
+	clitest.WriteText(t, filepath.Join(r.Work, ".claude", "skills", "quiet", "SKILL.md"), "---\nname: quiet\ndescription: Only the model calls this\nuser-invocable: false\n---\nShh.\n")
 }
 
 // readMenu types "/" into the pane and walks the whole menu with Down,

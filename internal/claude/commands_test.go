@@ -1,36 +1,26 @@
 package claude
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"lab/internal/clitest"
 	"lab/internal/conv"
 )
 
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestCustomCommands(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(home, ".claude", "commands", "hello.md"), "---\ndescription: 'Say hello'\nargument-hint: [name]\n---\nHello $ARGUMENTS\n")
-	write(t, filepath.Join(home, ".claude", "commands", "deploy.md"), "---\ndescription: the operator's deploy\n---\nx\n")
-	write(t, filepath.Join(cwd, ".claude", "commands", "deploy.md"), "---\ndescription: the project's deploy\n---\nx\n")
-	write(t, filepath.Join(cwd, ".claude", "commands", "ns", "sub", "run.md"), "\n\n  Run the thing first line  \nmore\n")
-	write(t, filepath.Join(cwd, ".claude", "commands", "compact.md"), "---\ndescription: shadows a built-in\n---\nx\n")
-	write(t, filepath.Join(cwd, ".claude", "commands", "notes.txt"), "not markdown")
-	write(t, filepath.Join(cwd, ".claude", "commands", "two words.md"), "a name no slash command can have")
-	write(t, filepath.Join(cwd, ".claude", "skills", "folder", "SKILL.md"), "---\nname: shipit\ndescription: Ship it\n---\nbody\n")
-	write(t, filepath.Join(cwd, ".claude", "skills", "quiet", "SKILL.md"), "---\nname: quiet\nuser-invocable: false\ndescription: model only\n---\n")
-	write(t, filepath.Join(home, ".claude", "skills", "tidy", "SKILL.md"), "no frontmatter: tidies\n")
+	clitest.WriteText(t, filepath.Join(home, ".claude", "commands", "hello.md"), "---\ndescription: 'Say hello'\nargument-hint: [name]\n---\nHello $ARGUMENTS\n")
+	clitest.WriteText(t, filepath.Join(home, ".claude", "commands", "deploy.md"), "---\ndescription: the operator's deploy\n---\nx\n")
+	clitest.WriteText(t, filepath.Join(cwd, ".claude", "commands", "deploy.md"), "---\ndescription: the project's deploy\n---\nx\n")
+	clitest.WriteText(t, filepath.Join(cwd, ".claude", "commands", "ns", "sub", "run.md"), "\n\n  Run the thing first line  \nmore\n")
+	clitest.WriteText(t, filepath.Join(cwd, ".claude", "commands", "compact.md"), "---\ndescription: shadows a built-in\n---\nx\n")
+	clitest.WriteText(t, filepath.Join(cwd, ".claude", "commands", "notes.txt"), "not markdown")
+	clitest.WriteText(t, filepath.Join(cwd, ".claude", "commands", "two words.md"), "a name no slash command can have")
+	clitest.WriteText(t, filepath.Join(cwd, ".claude", "skills", "folder", "SKILL.md"), "---\nname: shipit\ndescription: Ship it\n---\nbody\n")
+	clitest.WriteText(t, filepath.Join(cwd, ".claude", "skills", "quiet", "SKILL.md"), "---\nname: quiet\nuser-invocable: false\ndescription: model only\n---\n")
+	clitest.WriteText(t, filepath.Join(home, ".claude", "skills", "tidy", "SKILL.md"), "no frontmatter: tidies\n")
 
 	got := map[string]conv.Command{}
 	var order []string

@@ -64,37 +64,30 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) setMode(w http.ResponseWriter, r *http.Request) error {
-	st, err := s.steering()
-	if err != nil {
-		return err
-	}
 	var req conv.ModeRequest
-	if err := s.decode(w, r, &req); err != nil {
-		return err
-	}
-	if req.Mode == "" {
-		return conv.Errorf(conv.EInvalid, "mode is required")
-	}
-	if err := st.SetMode(r.Context(), r.PathValue("id"), req.Mode); err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return s.steerTo(w, r, &req, "mode", func() string { return req.Mode }, Steering.SetMode)
 }
 
 func (s *Server) setModel(w http.ResponseWriter, r *http.Request) error {
+	var req conv.ModelRequest
+	return s.steerTo(w, r, &req, "model", func() string { return req.Model }, Steering.SetModel)
+}
+
+// steerTo decodes a switch request into req, checks that its target
+// (named what) is given, and asks the run layer for the switch.
+func (s *Server) steerTo(w http.ResponseWriter, r *http.Request, req any, what string, target func() string,
+	to func(Steering, context.Context, string, string) error) error {
 	st, err := s.steering()
 	if err != nil {
 		return err
 	}
-	var req conv.ModelRequest
-	if err := s.decode(w, r, &req); err != nil {
+	if err := s.decode(w, r, req); err != nil {
 		return err
 	}
-	if req.Model == "" {
-		return conv.Errorf(conv.EInvalid, "model is required")
+	if target() == "" {
+		return conv.Errorf(conv.EInvalid, "%s is required", what)
 	}
-	if err := st.SetModel(r.Context(), r.PathValue("id"), req.Model); err != nil {
+	if err := to(st, r.Context(), r.PathValue("id"), target()); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -5,7 +5,7 @@ const provider = {
   name: "p",
   label: "P",
   modes: [{ value: "plan", label: "Plan first", help: "" }],
-  models: [{ value: "sonnet", label: "Sonnet" }],
+  models: [{ value: "small", label: "Small" }],
 };
 
 describe("settings", () => {
@@ -13,15 +13,15 @@ describe("settings", () => {
     expect(modeLabel(provider, "plan")).toBe("Plan first");
     expect(modeLabel(provider, "weird")).toBe("weird");
     expect(modeLabel(undefined, undefined)).toBe("");
-    expect(modelLabel(provider, "sonnet")).toBe("Sonnet");
-    expect(modelLabel(provider, "claude-sonnet-5-5")).toBe("claude-sonnet-5-5");
+    expect(modelLabel(provider, "small")).toBe("Small");
+    expect(modelLabel(provider, "vendor-small-5-5")).toBe("vendor-small-5-5");
   });
   it("marks the model a run uses", () => {
-    expect(isModel("sonnet", "sonnet")).toBe(true);
-    expect(isModel("claude-sonnet-5-5", "sonnet")).toBe(true);
-    expect(isModel("gpt-5.6-sol", "gpt-5.6-sol")).toBe(true);
-    expect(isModel("gpt-5.6-sol", "gpt-5.6-luna")).toBe(false);
-    expect(isModel("claude-opus-5-5", "default")).toBe(false);
-    expect(isModel(undefined, "opus")).toBe(false);
+    expect(isModel("small", "small")).toBe(true);
+    expect(isModel("vendor-small-5-5", "small")).toBe(true);
+    expect(isModel("model-2.6-a", "model-2.6-a")).toBe(true);
+    expect(isModel("model-2.6-a", "model-2.6-b")).toBe(false);
+    expect(isModel("vendor-large-5-5", "default")).toBe(false);
+    expect(isModel(undefined, "large")).toBe(false);
   });
 });

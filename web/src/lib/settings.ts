@@ -11,7 +11,7 @@ export function modelLabel(p: ProviderInfo | undefined, model: string | undefine
   return (model && p?.models?.find((m) => m.value === model)?.label) || model || "";
 }
 
-/** isModel: the model a run uses is the choice value, or names it (a transcript records "claude-opus-5-5" for "opus"). */
+/** isModel: the model a run uses is the choice value, or names it (a transcript may record a full id, "vendor-large-5-5", for the choice "large"). */
 export function isModel(model: string | undefined, value: string): boolean {
   if (!model) return false;
   return model === value || (value !== "default" && model.split(/[^a-z0-9.]+/i).includes(value));

@@ -60,58 +60,68 @@ export default function SettingsSheet(props: SettingsSheetProps) {
               {error()}
             </p>
           </Show>
-          <Show when={modes().length}>
-            <h2>Mode</h2>
-            <div role="radiogroup" aria-label="Permission mode">
-              <For each={modes()}>
-                {(m) => (
-                  <button
-                    class="steer-opt"
-                    role="radio"
-                    aria-checked={props.settings?.mode === m.value}
-                    disabled={!!busy() || !waiting()}
-                    onClick={() => act(m.value, () => props.onMode(m.value))}
-                    data-mode={m.value}
-                  >
-                    <span>
-                      {m.label}
-                      {busy() === m.value ? " — switching…" : ""}
-                    </span>
-                    <Show when={m.help}>
-                      <span class="small">{m.help}</span>
-                    </Show>
-                  </button>
-                )}
-              </For>
-            </div>
-          </Show>
-          <Show when={models().length}>
-            <h2>Model</h2>
-            <div role="radiogroup" aria-label="Model">
-              <For each={models()}>
-                {(m) => (
-                  <button
-                    class="steer-opt"
-                    role="radio"
-                    aria-checked={isModel(props.settings?.model, m.value)}
-                    disabled={!!busy() || !waiting()}
-                    onClick={() => act(m.value, () => props.onModel(m.value))}
-                    data-model={m.value}
-                  >
-                    <span>
-                      {m.label}
-                      {busy() === m.value ? " — switching…" : ""}
-                    </span>
-                    <Show when={m.help}>
-                      <span class="small">{m.help}</span>
-                    </Show>
-                  </button>
-                )}
-              </For>
-            </div>
-          </Show>
+          <Choices
+            title="Mode"
+            label="Permission mode"
+            kind="mode"
+            items={modes()}
+            checked={(v) => props.settings?.mode === v}
+            busy={busy()}
+            disabled={!!busy() || !waiting()}
+            onPick={(v) => act(v, () => props.onMode(v))}
+          />
+          <Choices
+            title="Model"
+            label="Model"
+            kind="model"
+            items={models()}
+            checked={(v) => isModel(props.settings?.model, v)}
+            busy={busy()}
+            disabled={!!busy() || !waiting()}
+            onPick={(v) => act(v, () => props.onModel(v))}
+          />
         </div>
       </section>
     </>
+  );
+}
+
+/** Choices is one group of the sheet: its options as radio buttons, the current one checked. */
+function Choices(props: {
+  title: string;
+  label: string;
+  kind: "mode" | "model";
+  items: { value: string; label: string; help?: string }[];
+  checked: (value: string) => boolean;
+  busy: string;
+  disabled: boolean;
+  onPick: (value: string) => void;
+}) {
+  return (
+    <Show when={props.items.length}>
+      <h2>{props.title}</h2>
+      <div role="radiogroup" aria-label={props.label}>
+        <For each={props.items}>
+          {(m) => (
+            <button
+              class="steer-opt"
+              role="radio"
+              aria-checked={props.checked(m.value)}
+              disabled={props.disabled}
+              onClick={() => props.onPick(m.value)}
+              {...{ [`data-${props.kind}`]: m.value }}
+            >
+              <span>
+                {m.label}
+                {props.busy === m.value ? " — switching…" : ""}
+              </span>
+              <Show when={m.help}>
+                <span class="small">{m.help}</span>
+              </Show>
+            </button>
+          )}
+        </For>
+      </div>
+    </Show>
   );
 }
