@@ -50,6 +50,13 @@
 // announced, whose fields depend on the CLI's tool names). Driver.Dress
 // also fills a plan's rows when the pane does not show them yet, so every
 // pending plan reaches clients with conv.PlanOptions.
+//
+// Steering a run between turns (steer.go) added Provider.Commands (the
+// CLI's slash commands per version, with the operator's own),
+// Fold.Settings (the mode and model the transcript records), and the
+// Driver's Menu, ClearKey and Literal (typing a command, or a message
+// that must not be one) and SwitchMode and SwitchModel, which plan Moves
+// the chat layer plays and checks on the pane.
 package agent
 
 import (
