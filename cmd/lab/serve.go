@@ -21,6 +21,7 @@ import (
 	"lab/internal/codex"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
+	"lab/internal/fakecodexapi"
 	"lab/internal/folders"
 	"lab/internal/httpapi"
 	"lab/internal/peer"
@@ -76,6 +77,15 @@ type serveConfig struct {
 	PushSubject string
 	// Machine is this lab's name, shown on its runs beside its peers'.
 	Machine string
+	// DemoModels, when set (by tests), hears the demo's scripted models
+	// once they serve, so a test can read what the CLIs asked them.
+	DemoModels demoModels
+}
+
+// demoModels are the hooks that hear a demo's scripted models.
+type demoModels struct {
+	Claude func(*fakeclaudeapi.Server)
+	Codex  func(*fakecodexapi.Server)
 }
 
 // envList collects repeated KEY=VALUE flags.
@@ -299,6 +309,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Logger:  log,
 		Intents: intents.Lookup,
 		OnTurn:  chg.Turn,
+		Home:    c.Home,
 		Actions: func(r conv.Run, drv agent.Driver, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
 			opts := chat.ActorOptions{}
 			// A reply left in the prompt by a lab that stopped mid-reply
@@ -416,6 +427,9 @@ func startDemoModel(c serveConfig, env map[string]string, log *slog.Logger) (fun
 	env["DISABLE_TELEMETRY"] = "1"
 	env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
 	log.Info("demo: runs talk to the built-in scripted model", "url", fake.URL(), "home", c.Home)
+	if c.DemoModels.Claude != nil {
+		c.DemoModels.Claude(fake)
+	}
 	return func() { fake.Close() }, nil
 }
 

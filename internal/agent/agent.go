@@ -22,6 +22,8 @@
 //	gate.go              the start-up folder-trust screen
 //	spawn*.go, home.go   argv, binary and version, a run's opening, config and trust seeding
 //	versions.go          the pinned and the verified CLI versions
+//	commands*.go         the slash commands: the built-in ones per version, the operator's own
+//	steer.go             the mode and model on screen, and the moves that switch them
 //	history.go           the sessions a machine kept (History)
 //	attach.go, external.go
 //	                     processes lab did not start (Attacher): Claude Code's from its
@@ -52,6 +54,13 @@
 // announced, whose fields depend on the CLI's tool names). Driver.Dress
 // also fills a plan's rows when the pane does not show them yet, so every
 // pending plan reaches clients with conv.PlanOptions.
+//
+// Steering a run between turns (steer.go) added Provider.Commands (the
+// CLI's slash commands per version, with the operator's own),
+// Fold.Settings (the mode and model the transcript records), and the
+// Driver's Menu, ClearKey and Literal (typing a command, or a message
+// that must not be one) and SwitchMode and SwitchModel, which plan Moves
+// the chat layer plays and checks on the pane.
 package agent
 
 import (
@@ -91,6 +100,11 @@ type Provider interface {
 	NewDriver(cliVersion string) Driver
 	// NewHistory returns the sessions kept under the CLI's home.
 	NewHistory(home string) History
+	// Commands lists the slash commands a run of the CLI version offers
+	// in cwd, home being the HOME it runs with: the built-in ones known
+	// for that version, then the operator's and the project's own.
+	// Unreadable files are left out.
+	Commands(version, home, cwd string) []conv.Command
 }
 
 // Launch is what Prepare needs to know about a run.
@@ -150,6 +164,9 @@ type Fold interface {
 	// Running returns the newest tool still waiting for its result, or
 	// nil: what a permission prompt, if one shows, is about.
 	Running() *conv.ToolCall
+	// Settings are the permission mode and model the transcript last
+	// recorded ("" where it recorded none).
+	Settings() conv.Settings
 }
 
 // Side reads a run's side channel: the events its hooks spooled. All of
@@ -235,6 +252,26 @@ type Driver interface {
 	// the next key towards accepting it, checked against the cursor row;
 	// false when the pane shows anything else.
 	Gate(capture, cwd string) (key string, ok bool)
+
+	// Menu reads the CLI's slash-command menu (open while the input box
+	// holds a "/" word): the command its cursor is on, without the
+	// slash; false when no menu shows.
+	Menu(capture string) (highlighted string, open bool)
+	// Literal returns text as it must be typed for the CLI to take it as
+	// a message, never as one of its commands (text starting with a
+	// slash); EConflict when the CLI cannot take it as a message.
+	Literal(text string) (string, error)
+	// Settings are what the screen shows of the permission mode and the
+	// model ("" for what it does not show).
+	Settings(capture string) conv.Settings
+	// SwitchMode returns the moves that bring the CLI, idle at its
+	// prompt as capture shows it, to permission mode mode (none when the
+	// screen shows it there already). EInvalid for a mode a live run
+	// cannot switch to; EConflict when the screen does not say enough to
+	// plan the switch.
+	SwitchMode(mode, capture string) ([]Move, error)
+	// SwitchModel likewise for a model (a ProviderInfo model value).
+	SwitchModel(model, capture string) ([]Move, error)
 }
 
 // LookKind is what a CLI's screen shows.

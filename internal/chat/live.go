@@ -57,6 +57,8 @@ type live struct {
 	// turns reports where the run's turns stand (turns.go); nil when
 	// nobody listens.
 	turns *turns
+	// steered is what the pane confirmed of a switch lab made (steering.go).
+	steered steered
 
 	// shown is what reads serve: the view as the last refresh left it,
 	// published whole at its end, so a read never waits on a refresh (a
@@ -75,6 +77,7 @@ type frame struct {
 	pending  *conv.Dialog
 	alert    *conv.Lifecycle
 	progress *conv.Progress
+	settings *conv.Settings
 	lastAt   time.Time
 	preview  string
 }
@@ -279,7 +282,7 @@ func (l *live) stateFrom(st agent.SideState) conv.State {
 // Called with l.mu held.
 func (l *live) publishFrame() {
 	f := &frame{view: l.view, state: l.state, pending: l.pending.Clone(), progress: l.progressLocked(),
-		lastAt: l.act.lastAt, preview: l.act.preview}
+		settings: l.settingsLocked(), lastAt: l.act.lastAt, preview: l.act.preview}
 	if a := l.look.alert; a != nil {
 		c := *a
 		f.alert = &c
@@ -310,6 +313,10 @@ func (l *live) snapshot(q conv.Query) conv.Page {
 	if f.progress != nil {
 		c := *f.progress
 		p.Progress = &c
+	}
+	if f.settings != nil {
+		c := *f.settings
+		p.Settings = &c
 	}
 	return p
 }

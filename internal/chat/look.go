@@ -85,7 +85,20 @@ type looker struct {
 	retried  time.Time
 	revealed *conv.Dialog // a permission prompt the pane showed for a call no hook announced
 	plan     planLook     // the last look for a pending plan's picker
+	watch    commandWatch // a command lab sent, watched on the pane until the CLI is idle again
 }
+
+// commandWatch is a slash command lab sent: the transcript may say nothing
+// while it runs (a compaction writes its records when done), so the pane
+// says whether the CLI still works on it.
+type commandWatch struct {
+	name string
+	at   time.Time // when it was sent; zero when nothing is watched
+	busy bool      // the last look saw the CLI working
+}
+
+// watchFor bounds a command watch.
+const watchFor = 15 * time.Minute
 
 // planLook is the last look for a pending plan's picker: what the pane
 // showed and what was served.
@@ -247,16 +260,34 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 	k.idle = false
 	nudged := now.Sub(k.nudged) < 5*time.Second
 	due := now.Sub(k.lastLook) >= lookEvery
+	w := &k.watch
+	if !w.at.IsZero() && (now.Sub(w.at) > watchFor || state == conv.StateQuestion) {
+		*w = commandWatch{}
+	}
+	watching := !w.at.IsZero() && state != conv.StateWorking
 	// An alert stays up until a look sees a screen lab understands, in
 	// whatever state the conversation went on to (the operator answered
 	// it at the terminal, and a quick turn ran since).
 	want := (!k.known && state == conv.StateIdle) || (state == conv.StateWorking && (quietFor >= lookQuiet || nudged)) ||
-		(waiting && running != nil) || k.alert != nil
+		(waiting && running != nil) || watching || k.alert != nil
 	if !due || !want {
+		if watching && w.busy {
+			return conv.StateWorking, nil // still working on the command, as last seen
+		}
 		return state, nil
 	}
 	k.lastLook = now
 	look := k.drv.Look(k.capture())
+	if watching {
+		w.busy = look.Kind == agent.LookBusy
+		switch {
+		case w.busy:
+			k.known, k.unknownFrom, k.alert = true, time.Time{}, nil
+			return conv.StateWorking, nil
+		case look.Kind == agent.LookPrompt && now.Sub(w.at) >= lookQuiet:
+			*w = commandWatch{} // done (or it never made the CLI work)
+		}
+	}
 	if look.Kind != agent.LookUnknown {
 		k.known, k.unknownFrom, k.alert = true, time.Time{}, nil
 	}

@@ -61,14 +61,19 @@ func CleanReply(text string, max int) (string, error) {
 // has one, and removed by the next reply.
 //
 // Errors: EInvalid / ETooLarge (see CleanReply and Driver.Typable;
-// nothing typed), EConflict (nothing submitted), EUnavailable (the pane
-// or the pending dialog could not be read).
+// nothing typed), EConflict (nothing submitted; also a reply the CLI
+// would run as one of its commands, see agent.Driver.Literal),
+// EUnavailable (the pane or the pending dialog could not be read).
 func (a *Actor) Reply(ctx context.Context, text string) error {
 	text, err := CleanReply(text, a.opts.MaxReply)
 	if err != nil {
 		return err
 	}
 	if text, err = a.drv.Typable(text); err != nil {
+		return err
+	}
+	// A reply is a message, never one of the CLI's commands.
+	if text, err = a.drv.Literal(text); err != nil {
 		return err
 	}
 	if err := a.acquire(ctx); err != nil {
@@ -107,20 +112,31 @@ func (a *Actor) Reply(ctx context.Context, text string) error {
 	if err := pause(ctx, a.opts.KeyDelay); err != nil {
 		return a.withdraw(ctx, text, conv.Wrap(conv.EUnavailable, err, "reply cancelled"))
 	}
+	enters, err := a.enter(ctx, text, "reply")
+	if err != nil {
+		return a.withdraw(ctx, text, err)
+	}
+	a.left.drop()
+	a.log.Info("replied", "bytes", len(text), "lines", strings.Count(text, "\n")+1, "enters", enters)
+	return nil
+}
+
+// enter presses Enter on text the prompt holds until the prompt lets go
+// of it: a second time when the first was lost (the CLI was busy drawing),
+// never a third. what names the text in errors and logs.
+func (a *Actor) enter(ctx context.Context, text, what string) (enters int, err error) {
 	for attempt := 1; ; attempt++ {
 		if err := a.pane.SendKey(ctx, "Enter"); err != nil {
-			return a.withdraw(ctx, text, conv.Wrap(conv.EUnavailable, err, "sending Enter"))
+			return attempt, conv.Wrap(conv.EUnavailable, err, "sending Enter")
 		}
 		err := a.poll(ctx, a.submitted(text))
 		if err == nil {
-			a.left.drop()
-			a.log.Info("replied", "bytes", len(text), "lines", strings.Count(text, "\n")+1, "enters", attempt)
-			return nil
+			return attempt, nil
 		}
 		if attempt == 2 {
-			return a.withdraw(ctx, text, conv.Wrap(conv.EConflict, err, "the CLI did not take the reply"))
+			return attempt, conv.Wrap(conv.EConflict, err, "the CLI did not take the "+what)
 		}
-		a.log.Warn("reply still in the prompt after Enter; sending Enter again", "err", err)
+		a.log.Warn(what+" still in the prompt after Enter; sending Enter again", "err", err)
 	}
 }
 

@@ -45,6 +45,10 @@ type Actions interface {
 	Interrupt(ctx context.Context) error
 	// Terminal types the operator's input into the terminal view.
 	Terminal(ctx context.Context, in conv.TerminalInput) error
+	// Command types a slash command line (name is its command) at the
+	// prompt; Switch plays the moves of a mode or model switch.
+	Command(ctx context.Context, name, line string) error
+	Switch(ctx context.Context, what string, plan func(capture string) ([]agent.Move, error)) error
 }
 
 // ActionsFactory builds the Actions of a run whose CLI drv drives. pending
@@ -63,6 +67,7 @@ type Service struct {
 	actions   ActionsFactory
 	intents   func(toolID string) (*conv.Outcome, bool)
 	onTurn    TurnFunc
+	home      string // the HOME runs get, where the operator's own commands are
 
 	mu      sync.Mutex
 	lives   map[string]*live
@@ -89,6 +94,9 @@ type ServiceConfig struct {
 	// OnTurn, when set, hears where each followed run's turns stand (the
 	// snapshots of a run's folder are taken as its turns end).
 	OnTurn TurnFunc
+	// Home is the HOME runs get: where a CLI finds the operator's own
+	// slash commands.
+	Home string
 }
 
 // NewService starts following every running run and sweeping for ended
@@ -102,7 +110,7 @@ func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
 	}
 	s := &Service{
 		runs: cfg.Runs, providers: map[string]agent.Provider{}, lib: cfg.Library, pub: cfg.Publish, log: cfg.Logger,
-		actions: cfg.Actions, intents: cfg.Intents, onTurn: cfg.OnTurn,
+		actions: cfg.Actions, intents: cfg.Intents, onTurn: cfg.OnTurn, home: cfg.Home,
 		lives: map[string]*live{}, drivers: map[string]agent.Driver{}, acts: map[string]Actions{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}

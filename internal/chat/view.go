@@ -218,3 +218,11 @@ func (v *View) Running() *conv.ToolCall {
 	defer v.mu.Unlock()
 	return v.fold.Running()
 }
+
+// Settings returns the permission mode and model the transcript last
+// recorded.
+func (v *View) Settings() conv.Settings {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.fold.Settings()
+}

@@ -24,6 +24,9 @@ func (f *Fold) apply(ln *foldLine) bool {
 	if ln.sidechain || ln.meta {
 		return true
 	}
+	// The mode is recorded on each prompt's line and on permission-mode
+	// lines (at prompts and turn ends).
+	f.SetMode(jsonscan.Str(ln.permissionMode))
 	switch string(ln.typ) {
 	case `"user"`:
 		return f.applyUser(ln)
@@ -233,6 +236,9 @@ func (f *Fold) applyAssistant(ln *foldLine) bool {
 		f.PushLifecycle(conv.LevelError, text, t)
 		f.SetTail(conv.StateNeedsInput)
 		return true
+	}
+	if model := jsonscan.Str(m.model); model != "<synthetic>" {
+		f.SetModel(model) // the model that answered
 	}
 	if s, ok := jsonscan.String(m.content); ok {
 		f.assistantText(s, m.stopReason, t)

@@ -57,7 +57,7 @@ func foldPeek(b []byte) foldkit.Verdict {
 // may show; every other type is bookkeeping.
 func foldShownType(raw []byte) bool {
 	switch string(raw) {
-	case `"user"`, `"assistant"`, `"system"`:
+	case `"user"`, `"assistant"`, `"system"`, `"permission-mode"`:
 		return true
 	}
 	return false
@@ -84,6 +84,7 @@ type foldLine struct {
 	retryAttempt   []byte
 	maxRetries     []byte
 	attachment     []byte
+	permissionMode []byte // on user and permission-mode lines: the mode then
 }
 
 // parse fills ln from a complete line, reporting false when the line is
@@ -133,6 +134,8 @@ func (ln *foldLine) set(k, v []byte) {
 		ln.maxRetries = v
 	case "attachment":
 		ln.attachment = v
+	case "permissionMode":
+		ln.permissionMode = v
 	}
 }
 
@@ -141,6 +144,7 @@ type foldMessage struct {
 	role       []byte
 	content    []byte
 	stopReason []byte
+	model      []byte
 }
 
 func (m *foldMessage) parse(raw []byte) bool {
@@ -157,6 +161,8 @@ func (m *foldMessage) set(k, v []byte) {
 		m.content = v
 	case "stop_reason":
 		m.stopReason = v
+	case "model":
+		m.model = v
 	}
 }
 

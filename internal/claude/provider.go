@@ -40,7 +40,8 @@ var modes = []conv.PermissionMode{
 func (Provider) Info() conv.ProviderInfo {
 	// Started without a prompt, the CLI waits at its input box for the
 	// first message (runs tests start such runs).
-	return conv.ProviderInfo{Name: Name, Label: "Claude Code", Modes: modes, DefaultMode: "auto", Resume: true, Attach: true, PromptOptional: true}
+	return conv.ProviderInfo{Name: Name, Label: "Claude Code", Modes: modes, DefaultMode: "auto", Resume: true, Attach: true, PromptOptional: true,
+		SwitchModes: switchModes, Models: models}
 }
 
 // ResolveBin finds the claude binary: a path, or a name looked up in PATH
@@ -118,7 +119,12 @@ func (Provider) OpenSide(runDir string) agent.Side {
 
 // NewDriver returns the driver of a CLI of the given version.
 func (Provider) NewDriver(cliVersion string) agent.Driver {
-	return driver{geom: PlanPicker(cliVersion)}
+	return driver{geom: PlanPicker(cliVersion), version: cliVersion}
+}
+
+// Commands lists the slash commands of version in cwd (see Commands).
+func (Provider) Commands(version, home, cwd string) []conv.Command {
+	return Commands(version, home, cwd)
 }
 
 // NewHistory returns the sessions under home/.claude/projects.
@@ -128,7 +134,8 @@ func (Provider) NewHistory(home string) agent.History {
 
 // driver acts on the TUI of one CLI version (agent.Driver).
 type driver struct {
-	geom PlanGeometry
+	geom    PlanGeometry
+	version string
 }
 
 func (d driver) Recipe(dlg *conv.Dialog, a conv.Answer, capture string) ([]agent.Step, error) {
@@ -243,6 +250,24 @@ func (driver) Prompt(capture string) (agent.PromptBox, bool) {
 }
 
 func (driver) InterruptKey() string { return "Escape" }
+
+func (driver) Menu(capture string) (string, bool) { return Menu(capture) }
+
+func (d driver) Literal(text string) (string, error) { return Literal(d.version, text) }
+
+// Settings are the mode the footer names; the screen does not show the
+// model.
+func (driver) Settings(capture string) conv.Settings {
+	return conv.Settings{Mode: footerMode(capture)}
+}
+
+func (driver) SwitchMode(mode, capture string) ([]agent.Move, error) {
+	return SwitchMode(mode, capture)
+}
+
+func (driver) SwitchModel(model, _ string) ([]agent.Move, error) {
+	return SwitchModel(model)
+}
 
 // rewindRows is how many Up keys bring the cursor back to row 1 when
 // someone moved it at the terminal but changed nothing else: the screen

@@ -153,11 +153,15 @@ func Has(subs ...string) func(s string) bool {
 	}
 }
 
-// WriteText writes s to path, ending it with a newline.
+// WriteText writes s to path, ending it with a newline, making its
+// folder when missing.
 func WriteText(t testing.TB, path, s string) {
 	t.Helper()
 	if !strings.HasSuffix(s, "\n") {
 		s += "\n"
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)

@@ -21,8 +21,9 @@ type Fold struct {
 	foldkit.Input  // rollout bytes -> complete lines
 	foldkit.Stream // the chat stream and its state
 
-	qids map[int][]string // question dialog index -> its questions' ids
-	mode string           // collaboration mode of the current turn ("default", "plan")
+	qids    map[int][]string // question dialog index -> its questions' ids
+	mode    string           // collaboration mode of the current turn ("default", "plan")
+	sandbox string           // the sandbox mode the rollout last recorded
 
 	ln rolloutLine // scratch, reused across lines
 	it payloadItem

@@ -28,6 +28,8 @@ func (f *Fold) apply(ln *rolloutLine) bool {
 		f.applyEvent(it, t)
 	case `"compacted"`:
 		f.compacted(t)
+	case `"turn_context"`:
+		f.applySettings(it)
 	}
 	return true // bookkeeping whose type the peek could not see
 }
@@ -171,7 +173,13 @@ func (f *Fold) applyEvent(it *payloadItem, t time.Time) {
 	switch string(it.typ) {
 	case `"task_started"`:
 		f.mode = jsonscan.Str(it.mode)
+		f.noteMode()
 		f.SetTail(conv.StateWorking)
+	case `"thread_settings_applied"`:
+		var ts payloadItem
+		if ts.parse(it.settings) {
+			f.applySettings(&ts)
+		}
 	case `"task_complete"`:
 		f.SetTail(conv.StateNeedsInput)
 	case `"turn_aborted"`:
@@ -202,6 +210,41 @@ func (f *Fold) applyEvent(it *payloadItem, t time.Time) {
 		}
 		f.PushLifecycle(conv.LevelInfo, text, t)
 	}
+}
+
+// profileSandboxes maps the permission profiles "/permissions" applies
+// (thread_settings_applied's active_permission_profile) to the sandbox
+// modes of lab's start flag.
+var profileSandboxes = map[string]string{
+	":read-only":          SandboxReadOnly,
+	":workspace":          SandboxWorkspaceWrite,
+	":danger-full-access": SandboxFullAccess,
+}
+
+// applySettings reads what a turn_context or a settings change says the
+// CLI uses now: the model, the sandbox (a policy's type, or the profile a
+// change applied) and the collaboration mode.
+func (f *Fold) applySettings(it *payloadItem) {
+	f.SetModel(jsonscan.Str(it.model))
+	if m := jsonscan.Str(jsonscan.Member(it.collabMode, "mode")); m != "" {
+		f.mode = m
+	}
+	if p := profileSandboxes[jsonscan.Str(jsonscan.Member(it.profile, "id"))]; p != "" {
+		f.sandbox = p
+	} else if typ := jsonscan.Str(jsonscan.Member(it.sandboxPolicy, "type")); ValidSandbox(typ) {
+		f.sandbox = typ
+	}
+	f.noteMode()
+}
+
+// noteMode records the mode lab calls the run's: Plan mode, else the
+// sandbox.
+func (f *Fold) noteMode() {
+	if f.mode == ModePlan {
+		f.SetMode(ModePlan)
+		return
+	}
+	f.SetMode(f.sandbox)
 }
 
 // compactedNote is the lifecycle text of a compaction.

@@ -266,7 +266,8 @@ func TestFoldPeek(t *testing.T) {
 		want foldkit.Verdict
 	}{
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"world_state","payload":{}}`, foldkit.PeekSkip},
-		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"turn_context","payload":{}}`, foldkit.PeekSkip},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"turn_context","payload":{}}`, foldkit.PeekFull}, // the model and sandbox
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"thread_settings_applied"}}`, foldkit.PeekFull},
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"token_count"}}`, foldkit.PeekSkip},
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"item_completed"}}`, foldkit.PeekSkip},
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"task_complete"}}`, foldkit.PeekFull},

@@ -45,7 +45,8 @@ var modes = []conv.PermissionMode{
 // test drives a Codex run started without a prompt, so the new-run form
 // asks for one (the API still takes an empty prompt).
 func (Provider) Info() conv.ProviderInfo {
-	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true, Attach: true}
+	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true, Attach: true,
+		SwitchModes: switchModes, Models: models}
 }
 
 // ResolveBin finds the codex binary: a path, or a name looked up in PATH
@@ -129,6 +130,10 @@ func (Provider) OpenSide(runDir string) agent.Side {
 // pane, so one driver serves every version whose labels lab knows.
 func (Provider) NewDriver(cliVersion string) agent.Driver { return driver{} }
 
+// Commands lists the built-in slash commands of version; 0.171.0 reads no
+// custom ones (see commands.go), so home and cwd add nothing.
+func (Provider) Commands(version, _, _ string) []conv.Command { return Commands(version) }
+
 // NewHistory returns the sessions under the provider's CODEX_HOME, else
 // under home/.codex.
 func (p Provider) NewHistory(home string) agent.History {
@@ -211,7 +216,12 @@ const busyHint = "esc to interrupt"
 // anything else above it counts as busy: the rollout records every turn's
 // end, so a busy guess never hides an idle CLI for long, while an idle
 // guess mid-turn would.
-var idleMarks = []string{"Worked for ", "■ Conversation interrupted", "To get started", "/review", ">_ OpenAI Codex"}
+//
+// A slash command that does not start a turn leaves its note there
+// instead: the ones lab sends (steer.go) and the refusals they may get.
+var idleMarks = []string{"Worked for ", "■ Conversation interrupted", "To get started", "/review", ">_ OpenAI Codex",
+	"• Model changed to ", "• Permission selection requested: ", "• Service tier set to ", "■ Model '",
+	"■ Unknown permission profile", "• Unrecognized command", "■ Could not generate"}
 
 // Look says what the pane shows, for the live overlay.
 func (driver) Look(capture string) agent.Look {
@@ -287,6 +297,20 @@ func (driver) Prompt(capture string) (agent.PromptBox, bool) {
 // InterruptKey stops a turn; on a question or approval picker it declines
 // (the turn is interrupted either way).
 func (driver) InterruptKey() string { return "Escape" }
+
+func (driver) Menu(capture string) (string, bool) { return Menu(capture) }
+
+func (driver) Literal(text string) (string, error) { return Literal(text), nil }
+
+func (driver) Settings(capture string) conv.Settings { return Settings(capture) }
+
+func (driver) SwitchMode(mode, capture string) ([]agent.Move, error) {
+	return SwitchMode(mode, capture)
+}
+
+func (driver) SwitchModel(model, _ string) ([]agent.Move, error) {
+	return SwitchModel(model)
+}
 
 // Read returns what the spool says in the provider-neutral shape
 // (agent.Side): the current session, the questions and the approval prompt

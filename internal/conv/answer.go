@@ -36,6 +36,9 @@ type Page struct {
 	HasMoreBefore bool       `json:"has_more_before"`
 	// Progress says what a working run is doing now; nil unless working.
 	Progress *Progress `json:"progress,omitempty"`
+	// Settings are the permission mode and model a live run uses now;
+	// nil when neither is known (and for history).
+	Settings *Settings `json:"settings,omitempty"`
 }
 
 // Progress is a working run's live activity, served beside the stream
@@ -46,4 +49,7 @@ type Progress struct {
 	Since   time.Time  `json:"since"`
 	Tool    *ToolCall  `json:"tool,omitempty"`
 	Warning *Lifecycle `json:"warning,omitempty"`
+	// Command is the slash command the CLI works on ("/compact"), when
+	// lab sent one and the work is its.
+	Command string `json:"command,omitempty"`
 }

@@ -139,6 +139,18 @@ type ProviderInfo struct {
 	// meaningful (the CLI waits for one, typed from the chat); the
 	// new-run form asks for a prompt otherwise.
 	PromptOptional bool `json:"prompt_optional,omitempty"`
+	// SwitchModes are the Modes a live run can be switched to while it
+	// waits for input; Models the models it can be switched to (the
+	// pinned CLI's).
+	SwitchModes []string      `json:"switch_modes,omitempty"`
+	Models      []ModelChoice `json:"models,omitempty"`
+}
+
+// ModelChoice is one model a run can switch to.
+type ModelChoice struct {
+	Value string `json:"value"` // what the CLI's model command takes
+	Label string `json:"label"`
+	Help  string `json:"help,omitempty"` // one line
 }
 
 // PermissionMode is one way a CLI can treat the agent's tool calls.

@@ -109,12 +109,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // answer plays the next turn of the scenario the request's prompt picks.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, body []byte) {
 	var t turn
-	if len(req.Tools) == 0 {
+	switch {
+	case isCompaction(req.UserText):
+		// /compact (or an automatic compaction): the CLI asks for a
+		// summary of the conversation in its own request.
+		req.Scenario = ScenarioCompact
+		t = compactTurn()
+	case len(req.Tools) == 0:
 		// Side requests (titles, summaries, classifiers) offer no tools; a
 		// short text keeps them harmless and away from the scripts.
 		req.Scenario = "side"
 		t = turn{text("Scripted session")}
-	} else {
+	default:
 		sc := pickScenario(req.Prompt)
 		req.Scenario = sc.Name
 		if s.shouldFail(sc.fail, req.Prompt) {

@@ -12,6 +12,7 @@ import (
 const (
 	KindResponses = "responses" // a turn of the conversation
 	KindTitle     = "title"     // the side request for a thread title
+	KindCompact   = "compact"   // the request for a summary that compacts the context
 	KindOther     = "other"     // anything but POST …/responses
 )
 
@@ -151,6 +152,9 @@ func parseResponses(r *Request, body []byte) error {
 			r.Prompt = it.Text
 			break
 		}
+	}
+	if strings.HasPrefix(strings.TrimSpace(r.Prompt), compactionMarker) {
+		r.Kind = KindCompact
 	}
 	names := map[string]string{}
 	lastModel := -1

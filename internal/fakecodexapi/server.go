@@ -100,11 +100,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // answer plays the next turn of the scenario the request's prompt picks.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 	var t turn
-	if req.Kind == KindTitle {
+	switch req.Kind {
+	case KindTitle:
 		// The title request wants JSON matching a schema; it is a side
 		// request and must not move the scenario on.
 		t = turn{text(`{"title":"Scripted session"}`)}
-	} else {
+	case KindCompact:
+		t = compactTurn()
+	default:
 		sc := pickScenario(req.Prompt)
 		req.Scenario = sc.Name
 		turns := sc.turns(&call{req: req, opts: &s.Opts})

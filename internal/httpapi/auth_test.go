@@ -67,6 +67,10 @@ func fixture(t *testing.T, h *harness) []routeCase {
 		// The harness has no terminal layer (terminal_test.go gives one).
 		{"GET /api/v1/runs/{id}/terminal", "GET", "/api/v1/runs/r1/terminal", "", 503},
 		{"POST /api/v1/runs/{id}/terminal/input", "POST", "/api/v1/runs/r1/terminal/input", `{"keys":["Enter"]}`, 503},
+		{"GET /api/v1/runs/{id}/commands", "GET", "/api/v1/runs/r1/commands", "", 200},
+		{"POST /api/v1/runs/{id}/command", "POST", "/api/v1/runs/r1/command", `{"name":"compact"}`, 204},
+		{"POST /api/v1/runs/{id}/mode", "POST", "/api/v1/runs/r1/mode", `{"mode":"plan"}`, 204},
+		{"POST /api/v1/runs/{id}/model", "POST", "/api/v1/runs/r1/model", `{"model":"sonnet"}`, 204},
 		{"GET /api/v1/runs/{id}/changes", "GET", "/api/v1/runs/r1/changes?since=turn", "", 200},
 		{"GET /api/v1/runs/{id}/changes/diff", "GET", "/api/v1/runs/r1/changes/diff?path=a.txt", "", 200},
 		{"GET /api/v1/runs/{id}/file", "GET", "/api/v1/runs/r1/file?path=a.txt", "", 200},

@@ -146,6 +146,9 @@ var keyNames = map[string]bool{
 	"Enter": true, "Escape": true, "Up": true, "Down": true, "Left": true,
 	"Right": true, "Space": true, "Tab": true, "BTab": true, "BSpace": true,
 	"Home": true, "End": true, "C-c": true, "C-u": true,
+	// A picker's letter shortcut: Claude Code's model picker takes s for
+	// "this session only".
+	"s": true,
 }
 
 // ValidKey reports whether key is one SendKey accepts.

@@ -139,6 +139,30 @@ export interface Page {
   has_more_before: boolean;
   /** What a working run does now; absent unless working. */
   progress?: Progress | null;
+  /** The permission mode and model a live run uses now (its transcript and screen). */
+  settings?: Settings | null;
+}
+
+/** Settings is conv.Settings: what a live run's CLI uses now. */
+export interface Settings {
+  /** A permission mode value of the run's provider. */
+  mode?: string;
+  model?: string;
+}
+
+/** Command is conv.Command: a slash command the run's CLI offers. */
+export interface Command {
+  /** What follows the slash. */
+  name: string;
+  description?: string;
+  source: "builtin" | "user" | "project";
+  /** Whether it takes text after its name. */
+  args: "none" | "optional" | "required";
+  args_hint?: string;
+  /** Why lab does not send it (it opens a screen lab cannot drive). */
+  refused?: string;
+  /** It starts a new session, which the run follows. */
+  new_session?: boolean;
 }
 
 /** Progress is conv.Progress: the working row's content. */
@@ -149,6 +173,8 @@ export interface Progress {
   tool?: ToolCall;
   /** Set when the turn is stuck (an API error being retried). */
   warning?: Lifecycle;
+  /** The slash command the CLI works on ("/compact"), when lab sent one. */
+  command?: string;
 }
 
 export interface Run {
@@ -321,6 +347,17 @@ export interface ProviderInfo {
   attach?: boolean;
   /** A run may start without a first prompt (the form asks for one otherwise). */
   prompt_optional?: boolean;
+  /** The modes a live run can be switched to while it waits for input. */
+  switch_modes?: string[];
+  /** The models a live run can be switched to. */
+  models?: ModelChoice[];
+}
+
+/** ModelChoice is conv.ModelChoice: a model a run can switch to. */
+export interface ModelChoice {
+  value: string;
+  label: string;
+  help?: string;
 }
 
 /** GET /sessions (httpapi.SessionList): one page, newest first. */
@@ -555,6 +592,13 @@ export const api = {
   reply: (id: string, text: string) => call<unknown>("POST", `/runs/${enc(id)}/reply`, { text }),
   interrupt: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/interrupt`),
   answer: (id: string, a: Answer) => call<unknown>("POST", `/runs/${enc(id)}/answer`, a),
+  commands: async (id: string): Promise<Command[]> =>
+    (await call<{ commands: Command[] | null }>("GET", `/runs/${enc(id)}/commands`)).commands ?? [],
+  /** runCommand runs a slash command as typed at the CLI's prompt. */
+  runCommand: (id: string, name: string, args?: string) =>
+    call<unknown>("POST", `/runs/${enc(id)}/command`, args ? { name, args } : { name }),
+  setMode: (id: string, mode: string) => call<unknown>("POST", `/runs/${enc(id)}/mode`, { mode }),
+  setModel: (id: string, model: string) => call<unknown>("POST", `/runs/${enc(id)}/model`, { model }),
   /** seen says this page shows the run's chat now: a finished turn drops to "seen". */
   seen: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/seen`),
 

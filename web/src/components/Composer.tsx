@@ -5,10 +5,14 @@
 // - state question but no structured dialog: a locked note, plus Interrupt;
 // - ended: a note;
 // - otherwise a multi-line composer (Enter sends with a fine pointer, the
-//   button sends on phones) and Interrupt while the agent works.
+//   button sends on phones) and Interrupt while the agent works. With
+//   slash set, a "/" opens the run's command menu above it, and Send runs
+//   a listed command instead of sending it as text (steer/SlashMenu.tsx).
 
 import { createSignal, Match, Show, Switch } from "solid-js";
-import { isOffline, type State } from "../api";
+import { isOffline, type Command, type State } from "../api";
+import { fill, route } from "../lib/slash";
+import { slashMenu } from "../steer/lazy";
 import { ConfirmInterrupt } from "./ConfirmInterrupt";
 
 export interface ComposerProps {
@@ -17,6 +21,16 @@ export interface ComposerProps {
   onReply: (text: string) => Promise<void>;
   onInterrupt: () => Promise<void>;
   onShowCard: () => void;
+  slash?: Slash;
+}
+
+/** Slash is what the composer needs for slash commands. */
+export interface Slash {
+  /** The run's commands, null until loaded. */
+  commands: () => Command[] | null;
+  /** prepare loads the menu and the commands, before the first "/". */
+  prepare: () => void;
+  run: (name: string, args: string) => Promise<void>;
 }
 
 const finePointer = () => typeof matchMedia === "function" && matchMedia("(pointer: fine)").matches;
@@ -44,10 +58,12 @@ export function Composer(props: ComposerProps) {
 
   let box: HTMLTextAreaElement | undefined;
 
-  async function send() {
+  async function send(asText = false) {
     const t = text();
     if (t.trim() === "" || busy()) return;
-    if (await act(() => props.onReply(t))) {
+    const r = props.slash && !asText ? route(props.slash.commands(), t) : ({ kind: "text" } as const);
+    const deliver = r.kind === "command" ? () => props.slash!.run(r.command.name, r.args) : () => props.onReply(t);
+    if (await act(deliver)) {
       // Back to one line, and the keyboard stays up for the next reply.
       setText("");
       if (box) {
@@ -90,6 +106,23 @@ export function Composer(props: ComposerProps) {
           </div>
         </Match>
         <Match when={true}>
+          <Show when={props.slash && text().startsWith("/") && slashMenu()}>
+            {(Menu) => {
+              const M = Menu();
+              return (
+                <M
+                  commands={props.slash!.commands()}
+                  text={text()}
+                  busy={busy()}
+                  onPick={(c) => {
+                    setText(fill(c));
+                    box?.focus();
+                  }}
+                  onSendAsText={() => void send(true)}
+                />
+              );
+            }}
+          </Show>
           <div class="compose" data-composer="open">
             <textarea
               name="reply"
@@ -98,8 +131,10 @@ export function Composer(props: ComposerProps) {
               placeholder={props.state === "working" ? "Queue a reply…" : "Reply…"}
               value={text()}
               readOnly={busy()}
+              onFocus={() => props.slash?.prepare()}
               onInput={(e) => {
                 setText(e.currentTarget.value);
+                if (e.currentTarget.value.startsWith("/")) props.slash?.prepare();
                 grow(e.currentTarget);
               }}
               onKeyDown={(e) => {
@@ -118,7 +153,7 @@ export function Composer(props: ComposerProps) {
                 // Tapping Send must not move the focus off the textarea,
                 // or the phone's keyboard would drop after every reply.
                 onPointerDown={(e) => e.preventDefault()}
-                onClick={send}
+                onClick={() => send()}
                 data-action="send"
               >
                 Send

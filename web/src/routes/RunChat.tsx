@@ -20,10 +20,12 @@ import { subscribe } from "../events";
 import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
 import { lastSeq } from "../lib/merge";
-import { providerLabel } from "../providers";
+import { providerLabel, providers } from "../providers";
 import { trackSeen } from "../seen";
 import { manyMachines } from "../machines";
 import { loadTerminalSheet, terminalSheet } from "../terminal/lazy";
+import { loadSettingsSheet, loadSlashMenu, runCommands, settingsSheet } from "../steer/lazy";
+import { SettingsStrip } from "../steer/strip";
 
 
 export function RunChat(props: { id: string }) {
@@ -34,6 +36,8 @@ export function RunChat(props: { id: string }) {
   const [stopError, setStopError] = createSignal("");
   const [changes, setChanges] = createSignal(false);
   const [terminal, setTerminal] = createSignal(false);
+  const [steering, setSteering] = createSignal(false);
+  const commands = runCommands(props.id);
   let showCard = () => {};
 
   async function loadRun() {
@@ -59,6 +63,9 @@ export function RunChat(props: { id: string }) {
     setTerminal(true);
     loadTerminalSheet().catch(() => setStopError("Could not load the terminal view: is lab reachable?"));
   }
+  const provider = () => providers()?.find((p) => p.name === run()?.provider);
+  /** canSteer: a live run lab can type into, whose CLI can switch modes or models. */
+  const canSteer = () => state() !== "ended" && !attached()?.read_only && !!(provider()?.switch_modes?.length || provider()?.models?.length);
   /** agent names the run's CLI for people. */
   const agent = () => providerLabel(run()?.provider) || "agent CLI";
 
@@ -146,6 +153,16 @@ export function RunChat(props: { id: string }) {
         </Show>
       </Header>
       <CliNote run={run()} />
+      <Show when={canSteer()}>
+        <SettingsStrip
+          provider={provider()}
+          settings={conv.settings()}
+          onOpen={() => {
+            setSteering(true);
+            loadSettingsSheet().catch(() => setStopError("Could not load the mode and model switch: is lab reachable?"));
+          }}
+        />
+      </Show>
       <Show when={run()?.worktree}>
         {(w) => (
           <div class="muted small" style={{ padding: "2px 16px", "border-bottom": "1px solid var(--line)", "overflow-wrap": "anywhere" }} data-branch-strip>
@@ -210,9 +227,39 @@ export function RunChat(props: { id: string }) {
               conv.refresh();
             }}
             onShowCard={() => showCard()}
+            slash={{
+              commands: commands.list,
+              prepare: () => {
+                loadSlashMenu().catch(() => {});
+                commands.load();
+              },
+              run: async (name, args) => {
+                try {
+                  await api.runCommand(props.id, name, args);
+                } finally {
+                  conv.refresh();
+                }
+              },
+            }}
           />
         </Match>
       </Switch>
+      <Show when={steering() && settingsSheet()}>
+        {(sheet) => {
+          const Sheet = sheet();
+          const after = () => conv.refresh();
+          return (
+            <Sheet
+              provider={provider()}
+              settings={conv.settings()}
+              state={state()}
+              onMode={(m) => api.setMode(props.id, m).then(after)}
+              onModel={(m) => api.setModel(props.id, m).then(after)}
+              onClose={() => setSteering(false)}
+            />
+          );
+        }}
+      </Show>
       <Show when={changes() && changesSheet()}>
         {(sheet) => {
           const Sheet = sheet();
