@@ -43,9 +43,8 @@ func readMenu(t *testing.T, r *claudetest.Rig, target string) map[string]string 
 		return open
 	})
 	got := map[string]string{}
-	first := ""
-	for range 400 {
-		pane := r.Pane(target)
+	// read records the rows a pane draws and returns its cursor row.
+	read := func(pane string) string {
 		cursor := ""
 		for _, l := range strings.Split(pane, "\n") {
 			m := menuRowRE.FindStringSubmatch(strings.TrimRight(l, " "))
@@ -57,18 +56,42 @@ func readMenu(t *testing.T, r *claudetest.Rig, target string) map[string]string 
 				cursor = m[2]
 			}
 		}
-		if cursor == "" {
+		return cursor
+	}
+	pane := r.Pane(target)
+	first := read(pane)
+	if first == "" {
+		t.Fatalf("the menu shows no cursor row:\n%s", pane)
+	}
+	cursor := first
+	for range 400 {
+		r.Keys(target, "Down")
+		// Under load the CLI draws the moved cursor late: wait for it
+		// (a pane read before it would look like the walk came back).
+		prev := cursor
+		r.WaitPaneFunc(target, "the menu's cursor to leave /"+prev, 30*time.Second, func(p string) bool {
+			pane = p
+			return menuCursor(p) != prev
+		})
+		if cursor = read(pane); cursor == "" {
 			t.Fatalf("the menu shows no cursor row:\n%s", pane)
 		}
-		if first == "" {
-			first = cursor
-		} else if cursor == first {
+		if cursor == first {
 			return got
 		}
-		r.Keys(target, "Down")
 	}
 	t.Fatalf("the menu's cursor never came back to /%s", first)
 	return nil
+}
+
+// menuCursor is the command a drawn menu's cursor is on ("" for none).
+func menuCursor(pane string) string {
+	for _, l := range strings.Split(pane, "\n") {
+		if m := menuRowRE.FindStringSubmatch(strings.TrimRight(l, " ")); m != nil && m[1] != "" {
+			return m[2]
+		}
+	}
+	return ""
 }
 
 // TestMenuMatchesTable types "/" in the real TUI and compares the menu it

@@ -42,9 +42,9 @@ func TestMenuMatchesTable(t *testing.T) {
 		return open
 	})
 	drawn := map[string]string{}
-	first := ""
-	for range 200 {
-		pane := r.Pane("menu")
+	// read records the rows a pane draws and returns its cursor row,
+	// checking codex.Menu reads the same.
+	read := func(pane string) string {
 		cursor := ""
 		for _, l := range strings.Split(pane, "\n") {
 			if m := menuRowRE.FindStringSubmatch(strings.TrimRight(l, " ")); m != nil {
@@ -57,12 +57,23 @@ func TestMenuMatchesTable(t *testing.T) {
 		if got, _ := codex.Menu(pane); got != cursor || cursor == "" {
 			t.Fatalf("Menu reads the cursor on %q; the rows say %q:\n%s", got, cursor, pane)
 		}
-		if first == "" {
-			first = cursor
-		} else if cursor == first {
+		return cursor
+	}
+	first := read(r.Pane("menu"))
+	cursor := first
+	for range 200 {
+		r.Keys("menu", "Down")
+		// Under load the moved cursor is drawn late: wait for it, so a
+		// pane read before it does not look like the walk came back.
+		prev, pane := cursor, ""
+		r.WaitPaneFunc("menu", "the menu's cursor to leave /"+prev, 30*time.Second, func(p string) bool {
+			got, open := codex.Menu(p)
+			pane = p
+			return open && got != prev
+		})
+		if cursor = read(pane); cursor == first {
 			break
 		}
-		r.Keys("menu", "Down")
 	}
 	listed := codex.Commands(Version)
 	seen := map[string]bool{}

@@ -52,7 +52,11 @@ export function NewRun() {
   const [busy, setBusy] = createSignal(false);
 
   /** local says the chosen machine is this lab (or none was chosen). */
-  const local = () => !machine() || !!machineList().find((m) => m.name === machine())?.local;
+  const local = () => isLocal(machine());
+  /** isLocal says a machine name is this lab: none chosen yet ("") or the list's local one. */
+  const isLocal = (name: string) => !name || !!machineList().find((m) => m.name === name)?.local;
+  /** sameMachine: "" (before the list arrived) and this lab's own name are one machine. */
+  const sameMachine = (a: string, b: string) => a === b || (isLocal(a) && isLocal(b));
 
   /** useMachine loads what the machine offers: its providers, and its recent folder. */
   function useMachine(name: string) {
@@ -63,7 +67,8 @@ export function NewRun() {
     const isLocal = local();
     (isLocal ? loadProviders() : api.providers(name))
       .then((ps) => {
-        if (machine() !== name) return;
+        // The list naming this lab meanwhile is no change of machine.
+        if (!sameMachine(machine(), name)) return;
         setProviders(ps);
         if (ps[0]) setProvider(ps[0].name);
       })
