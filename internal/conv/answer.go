@@ -36,6 +36,9 @@ type Page struct {
 	HasMoreBefore bool       `json:"has_more_before"`
 	// Progress says what a working run is doing now; nil unless working.
 	Progress *Progress `json:"progress,omitempty"`
+	// Usage is what the conversation used of its model, nil until the
+	// CLI recorded any.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // Progress is a working run's live activity, served beside the stream

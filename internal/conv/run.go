@@ -41,6 +41,9 @@ type Run struct {
 	// Worktree is the git worktree the run works in, when it asked for
 	// one (its Cwd is inside it).
 	Worktree *Worktree `json:"worktree,omitempty"`
+	// Usage is what the run's conversation used of its model (a live
+	// run's, and GET /runs/{id}'s), nil until the CLI recorded any.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // Attachment is how lab reaches a CLI process it did not start.
@@ -69,6 +72,10 @@ type StartRequest struct {
 	// Worktree runs the agent in a new git worktree of Cwd's repository,
 	// on a new branch from its current HEAD, instead of in Cwd itself.
 	Worktree bool `json:"worktree,omitempty"`
+	// Uploads are files sent for the first prompt (POST /uploads), by
+	// id; Files are the same uploads resolved by the run layer.
+	Uploads []string `json:"uploads,omitempty"`
+	Files   []Upload `json:"-"`
 }
 
 // Session is an agent conversation on disk, run by lab or not.
@@ -130,6 +137,9 @@ type ProviderInfo struct {
 	// meaningful (the CLI waits for one, typed from the chat); the
 	// new-run form asks for a prompt otherwise.
 	PromptOptional bool `json:"prompt_optional,omitempty"`
+	// Attachments says the CLI takes files with a prompt: images as image
+	// content, other files as paths its agent reads.
+	Attachments bool `json:"attachments,omitempty"`
 }
 
 // PermissionMode is one way a CLI can treat the agent's tool calls.
