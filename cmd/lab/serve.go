@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +27,7 @@ import (
 	"lab/internal/push"
 	"lab/internal/runs"
 	"lab/internal/store"
+	"lab/internal/uploads"
 	"lab/internal/webui"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -72,6 +74,8 @@ type serveConfig struct {
 	Self []string
 	// PushSubject is the VAPID contact push services may use.
 	PushSubject string
+	// UploadMaxMB bounds a file sent for an agent, in MiB.
+	UploadMaxMB int
 }
 
 // envList collects repeated KEY=VALUE flags.
@@ -115,6 +119,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
 	fs.Var((*proxyList)(&c.TrustedProxies), "trusted-proxies", "comma-separated addresses or CIDR networks of reverse proxies whose X-Forwarded-For names the client (env LAB_TRUSTED_PROXIES; default none); a proxy on this machine connects from 127.0.0.1 or ::1")
 	fs.StringVar(&c.PushSubject, "push-subject", get("LAB_PUSH_SUBJECT", push.DefaultSubject), "contact for Web Push services, mailto:you@example.org or an https URL (env LAB_PUSH_SUBJECT); Apple refuses localhost addresses")
+	fs.IntVar(&c.UploadMaxMB, "upload-max-mb", envInt(get("LAB_UPLOAD_MAX_MB", ""), uploads.DefaultMax>>20), "largest file (photo or other) sent for an agent, in MiB (env LAB_UPLOAD_MAX_MB); larger ones get 413")
 	fs.Var((*pathList)(&c.FolderRoots), "folder-roots", "colon-separated folders the new-run folder picker may list under (env LAB_FOLDER_ROOTS; default your home)")
 	fs.StringVar(&c.LogLevel, "log-level", get("LAB_LOG_LEVEL", "info"), "debug, info, warn or error")
 	if err := parseFlags(fs, args, env); err != nil {
@@ -122,6 +127,9 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.UploadMaxMB < 1 || c.UploadMaxMB > 1024 {
+		return c, fmt.Errorf("--upload-max-mb %d: want 1 to 1024", c.UploadMaxMB)
 	}
 	if v := env.Getenv("LAB_ALLOWED_HOSTS"); v != "" && len(c.AllowedHosts) == 0 {
 		(*hostList)(&c.AllowedHosts).Set(v)
@@ -172,6 +180,15 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 		c.CodexHome = abs
 	}
 	return c, nil
+}
+
+// envInt reads a number from the environment, def when unset or not a
+// number (the flag then says what it got).
+func envInt(v string, def int) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+		return n
+	}
+	return def
 }
 
 // pinnedClaude is where scripts/install-claude.sh puts the pinned CLI,
@@ -243,6 +260,9 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	// CLI), then at each turn's end (told by the chat layer).
 	chg := changes.New(changes.Config{DB: db, Sessions: sessionsAdapter{lib}, Logger: log})
 	defer chg.Close()
+	// Files sent for a run about to start wait here, then move into
+	// the run's own folder (each run's uploads live there).
+	ups := &uploads.Store{Staging: filepath.Join(c.StateDir, "uploads"), Max: int64(c.UploadMaxMB) << 20}
 	rs, err := runs.New(db, runs.Config{
 		StateDir: c.StateDir,
 		Agents: []runs.Agent{
@@ -255,6 +275,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		UserHome:    c.UserHome,
 		Logger:      log,
 		BeforeSpawn: chg.Started,
+		Uploads:     ups,
 	})
 	if err != nil {
 		return err
@@ -291,6 +312,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Logger:  log,
 		Intents: intents.Lookup,
 		OnTurn:  chg.Turn,
+		Uploads: uploadsAPI{rs: rs, store: ups}.Resolve,
 		Actions: func(r conv.Run, drv agent.Driver, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
 			return chat.NewActor(p, drv, pending, intents, chat.ActorOptions{})
 		},
@@ -332,6 +354,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Store:     db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
 		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker, chg: chg}, Continuity: svc,
 		Changes: changesAPI{chg: chg, rs: rs, pub: broker, log: log},
+		Uploads: uploadsAPI{rs: rs, store: ups, svc: svc, lib: lib}, MaxUploadBytes: ups.Max,
 		// The demo's browsers may subscribe at a local stand-in service.
 		Push:   &push.Service{DB: db, Keys: keys, Notifier: notifier, AllowHTTP: c.Demo},
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts, TrustedProxies: c.TrustedProxies,

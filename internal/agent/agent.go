@@ -96,7 +96,14 @@ type Launch struct {
 	Home      string // the HOME the CLI runs with
 	Cwd       string
 	SeedTrust bool // mark Cwd trusted in the CLI's config first
-	Request   conv.StartRequest
+	// Uploads is the folder the run's uploads are stored in (exists):
+	// the agent must be able to read the files there, whatever its
+	// working folder.
+	Uploads string
+	// Request is the run's start request; its Prompt already names the
+	// files of Request.Files that are not images (conv.WithFileRefs):
+	// Prepare hands the images over the way its CLI takes them.
+	Request conv.StartRequest
 }
 
 // Command is how to start the CLI for a run.
@@ -146,6 +153,10 @@ type Fold interface {
 	// Running returns the newest tool still waiting for its result, or
 	// nil: what a permission prompt, if one shows, is about.
 	Running() *conv.ToolCall
+	// Usage is what the conversation used of its model as its lines
+	// recorded it (the context now, the session's tokens, an estimated
+	// cost), nil before any usage was recorded.
+	Usage() *conv.Usage
 }
 
 // Side reads a run's side channel: the events its hooks spooled. All of
@@ -213,6 +224,11 @@ type Driver interface {
 	Unannounced(call *conv.ToolCall) *conv.Dialog
 	// Prompt reads the CLI's input box; false when the pane shows none.
 	Prompt(capture string) (PromptBox, bool)
+	// ClearKeys are the keys that empty the input box while it holds
+	// text or attachments (sent only then: on an empty box they may mean
+	// something else), so a prompt lab could not submit leaves nothing
+	// behind.
+	ClearKeys() []string
 	// InterruptKey is the key that stops a turn or declines a picker.
 	InterruptKey() string
 	// Look says what the CLI's screen shows, for the live overlay.
@@ -248,9 +264,13 @@ type Look struct {
 // PromptBox is the CLI's input box as a pane shows it.
 type PromptBox interface {
 	// Holds reports whether the box shows exactly text (as typed, or as
-	// the placeholder a long paste collapses into).
+	// the placeholder a long paste collapses into), the placeholders of
+	// its attachments aside.
 	Holds(text string) bool
-	// Empty reports whether the box holds no text.
+	// Attached counts the attachments the box shows (images attached by
+	// pasting their path, each shown as a placeholder).
+	Attached() int
+	// Empty reports whether the box holds no text and no attachment.
 	Empty() bool
 	// Shown is what the box shows, for error messages.
 	Shown() string

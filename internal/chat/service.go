@@ -41,7 +41,7 @@ type Runner interface {
 // interrupts, serialised per run.
 type Actions interface {
 	Answer(ctx context.Context, a conv.Answer) error
-	Reply(ctx context.Context, text string) error
+	Reply(ctx context.Context, text string, files ...conv.Upload) error
 	Interrupt(ctx context.Context) error
 }
 
@@ -61,6 +61,7 @@ type Service struct {
 	actions   ActionsFactory
 	intents   func(toolID string) (*conv.Outcome, bool)
 	onTurn    TurnFunc
+	uploads   UploadsFunc
 
 	mu      sync.Mutex
 	lives   map[string]*live
@@ -87,7 +88,14 @@ type ServiceConfig struct {
 	// OnTurn, when set, hears where each followed run's turns stand (the
 	// snapshots of a run's folder are taken as its turns end).
 	OnTurn TurnFunc
+	// Uploads finds a run's uploads by id for a reply; nil: replies take
+	// none.
+	Uploads UploadsFunc
 }
+
+// UploadsFunc returns the uploads of run id named by ids, in order:
+// EInvalid for an id the run has no upload of.
+type UploadsFunc func(ctx context.Context, runID string, ids []string) ([]conv.Upload, error)
 
 // NewService starts following every running run and sweeping for ended
 // ones. Close stops it; runs keep running.
@@ -100,7 +108,7 @@ func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
 	}
 	s := &Service{
 		runs: cfg.Runs, providers: map[string]agent.Provider{}, lib: cfg.Library, pub: cfg.Publish, log: cfg.Logger,
-		actions: cfg.Actions, intents: cfg.Intents, onTurn: cfg.OnTurn,
+		actions: cfg.Actions, intents: cfg.Intents, onTurn: cfg.OnTurn, uploads: cfg.Uploads,
 		lives: map[string]*live{}, drivers: map[string]agent.Driver{}, acts: map[string]Actions{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -231,13 +239,19 @@ func (s *Service) List(ctx context.Context) ([]conv.Run, error) {
 	return runs, nil
 }
 
-// Get returns one run with its live state.
+// Get returns one run with its live state and its usage (an ended run's
+// from its transcript's cached fold).
 func (s *Service) Get(ctx context.Context, id string) (conv.Run, error) {
 	r, err := s.runs.Get(ctx, id)
 	if err != nil {
 		return r, err
 	}
 	s.overlay(&r)
+	if r.Usage == nil && r.State == conv.StateEnded && s.lib != nil {
+		if path := s.transcriptOf(ctx, r); path != "" {
+			r.Usage, _ = s.lib.UsageOf(r.Provider, path)
+		}
+	}
 	return r, nil
 }
 
@@ -261,6 +275,9 @@ func (s *Service) overlay(r *conv.Run) {
 	}
 	if r.TranscriptPath == "" && l.view != nil {
 		r.TranscriptPath = l.view.Path()
+	}
+	if l.view != nil {
+		r.Usage = l.view.Usage()
 	}
 	l.overlayActivity(r)
 	l.mu.Unlock()
@@ -304,13 +321,7 @@ func (s *Service) Messages(ctx context.Context, id string, q conv.Query) (conv.P
 			return l.snapshot(q), nil
 		}
 	}
-	path := r.TranscriptPath
-	if path == "" {
-		if side, err := s.runs.Side(ctx, id); err == nil {
-			st, _ := side.Read()
-			path = st.TranscriptPath
-		}
-	}
+	path := s.transcriptOf(ctx, r)
 	if path == "" {
 		return conv.Page{State: r.State, Messages: []conv.Message{}}, nil
 	}
@@ -364,13 +375,24 @@ func (s *Service) Answer(ctx context.Context, id string, a conv.Answer) error {
 	return err
 }
 
-// Reply sends the operator's text as the next message.
-func (s *Service) Reply(ctx context.Context, id, text string) error {
+// Reply sends the operator's text as the next message, with the run's
+// uploads named by uploads (see Actor.Reply). Unknown uploads: EInvalid,
+// before anything is typed.
+func (s *Service) Reply(ctx context.Context, id, text string, uploads ...string) error {
 	act, err := s.actionsOf(ctx, id)
 	if err != nil {
 		return err
 	}
-	err = act.Reply(ctx, text)
+	var files []conv.Upload
+	if len(uploads) > 0 {
+		if s.uploads == nil {
+			return conv.Errorf(conv.EInvalid, "this lab takes no uploads")
+		}
+		if files, err = s.uploads(ctx, id, uploads); err != nil {
+			return err
+		}
+	}
+	err = act.Reply(ctx, text, files...)
 	s.kick(id)
 	return err
 }

@@ -141,6 +141,9 @@ type foldMessage struct {
 	role       []byte
 	content    []byte
 	stopReason []byte
+	id         []byte
+	model      []byte
+	usage      []byte
 }
 
 func (m *foldMessage) parse(raw []byte) bool {
@@ -157,6 +160,12 @@ func (m *foldMessage) set(k, v []byte) {
 		m.content = v
 	case "stop_reason":
 		m.stopReason = v
+	case "id":
+		m.id = v
+	case "model":
+		m.model = v
+	case "usage":
+		m.usage = v
 	}
 }
 
@@ -171,6 +180,7 @@ type foldBlock struct {
 	toolUseID []byte
 	content   []byte
 	isError   bool
+	source    []byte // an image's
 }
 
 func (bl *foldBlock) parse(raw []byte) bool {
@@ -199,5 +209,7 @@ func (bl *foldBlock) set(k, v []byte) {
 		bl.content = v
 	case "is_error":
 		bl.isError = jsonscan.True(v)
+	case "source":
+		bl.source = v
 	}
 }

@@ -462,14 +462,22 @@ func ParsePrompt(capture string) (PromptBox, bool) {
 	return PromptBox{}, false
 }
 
+// imageRE is how the box shows an attached image: "[Image #1]", the
+// next placeholder or the text following it after at most a space.
+var imageRE = regexp.MustCompile(`\[Image #\d+\] ?`)
+
+// Attached counts the images the box shows attached.
+func (b PromptBox) Attached() int { return len(imageRE.FindAllStringIndex(b.Text, -1)) }
+
 // Holds reports whether the box shows exactly text, as typed or as the
 // placeholder the TUI collapses a long paste into (whose line count must
-// agree).
+// agree), the placeholders of attached images aside.
 func (b PromptBox) Holds(text string) bool {
-	if clikit.SameText(b.Text, text) {
+	shown := imageRE.ReplaceAllString(b.Text, "")
+	if clikit.SameText(shown, text) {
 		return true
 	}
-	m := pastedRE.FindStringSubmatch(strings.TrimSpace(b.Text))
+	m := pastedRE.FindStringSubmatch(strings.TrimSpace(shown))
 	if m == nil {
 		return false
 	}

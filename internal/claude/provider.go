@@ -40,7 +40,7 @@ var modes = []conv.PermissionMode{
 func (Provider) Info() conv.ProviderInfo {
 	// Started without a prompt, the CLI waits at its input box for the
 	// first message (runs tests start such runs).
-	return conv.ProviderInfo{Name: Name, Label: "Claude Code", Modes: modes, DefaultMode: "auto", Resume: true, Attach: true, PromptOptional: true}
+	return conv.ProviderInfo{Name: Name, Label: "Claude Code", Modes: modes, DefaultMode: "auto", Resume: true, Attach: true, PromptOptional: true, Attachments: true}
 }
 
 // ResolveBin finds the claude binary: a path, or a name looked up in PATH
@@ -80,7 +80,10 @@ func (Provider) CheckStart(req conv.StartRequest, euid int) error {
 }
 
 // Prepare writes the run's hook settings (spooling into RunDir/spool),
-// seeds folder trust when asked, and returns the command line.
+// seeds folder trust when asked, and returns the command line, with the
+// uploads folder added to the folders the agent may read (--add-dir), so
+// an attached file reads without a permission prompt. A first prompt
+// with images is typed by the run's opening.
 func (Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, error) {
 	settings := filepath.Join(spec.RunDir, "settings.json")
 	if err := WriteHookSettings(settings, filepath.Join(spec.RunDir, "spool")); err != nil {
@@ -92,9 +95,20 @@ func (Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, 
 		}
 	}
 	r := spec.Request
-	argv := SpawnArgv(SpawnOptions{Bin: spec.Bin, Settings: settings, Model: r.Model, PermissionMode: r.PermissionMode, Resume: r.Resume, Prompt: r.Prompt})
-	return agent.Command{Argv: argv}, nil
+	o := SpawnOptions{Bin: spec.Bin, Settings: settings, Model: r.Model, PermissionMode: r.PermissionMode, Resume: r.Resume, Prompt: r.Prompt, AddDir: spec.Uploads}
+	var cmd agent.Command
+	if images := clikit.ImagePaths(r.Files); len(images) > 0 {
+		// No start flag takes an image: the opening pastes each path
+		// into the input box (an [Image #n] attachment), then the prompt.
+		o.Prompt = ""
+		cmd.Opening = agent.PromptSteps(readPrompt, images, r.Prompt)
+	}
+	cmd.Argv = SpawnArgv(o)
+	return cmd, nil
 }
+
+// readPrompt is ParsePrompt as an agent.PromptReader.
+func readPrompt(capture string) (agent.PromptBox, bool) { return ParsePrompt(capture) }
 
 // trustAll seeds folder trust for cwd under both its given and its
 // resolved path: the CLI keys projects by the directory it finds itself in.
@@ -243,6 +257,12 @@ func (driver) Prompt(capture string) (agent.PromptBox, bool) {
 }
 
 func (driver) InterruptKey() string { return "Escape" }
+
+// ClearKeys: a first Escape on a box holding text shows "esc again to
+// clear", a second within a moment empties it, attached images included
+// (seen on 2.1.332; on an empty box two Escapes open the rewind picker,
+// hence only on a box that holds something).
+func (driver) ClearKeys() []string { return []string{"Escape", "Escape"} }
 
 // rewindRows is how many Up keys bring the cursor back to row 1 when
 // someone moved it at the terminal but changed nothing else: the screen

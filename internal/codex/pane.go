@@ -366,13 +366,18 @@ func ParsePrompt(capture string) (PromptBox, bool) {
 	return PromptBox{Text: t}, true
 }
 
+// Attached counts the images the box shows attached.
+func (b PromptBox) Attached() int { return len(imageRE.FindAllStringIndex(b.Text, -1)) }
+
 // Holds reports whether the box shows exactly text, as typed or as the
-// placeholder the TUI collapses a long paste into (whose size must agree).
+// placeholder the TUI collapses a long paste into (whose size must
+// agree), the placeholders of attached images aside.
 func (b PromptBox) Holds(text string) bool {
-	if clikit.SameText(b.Text, text) {
+	shown := imageRE.ReplaceAllString(b.Text, "")
+	if clikit.SameText(shown, text) {
 		return true
 	}
-	m := pastedRE.FindStringSubmatch(strings.TrimSpace(b.Text))
+	m := pastedRE.FindStringSubmatch(strings.TrimSpace(shown))
 	if m == nil {
 		return false
 	}

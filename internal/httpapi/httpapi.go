@@ -40,6 +40,9 @@ type Config struct {
 	// Changes answers what runs changed in their folders and commits and
 	// removes worktrees; nil answers with 503.
 	Changes Changes
+	// Uploads keeps the files sent for agents and serves the images a
+	// chat shows; nil answers with 503.
+	Uploads Uploads
 
 	// Broker fans events out to SSE clients; nil makes one. Pass your own
 	// to publish before the server exists.
@@ -72,6 +75,7 @@ type Config struct {
 	Heartbeat       time.Duration // SSE heartbeat interval; default 25 s
 	SSEWriteTimeout time.Duration // per-event write deadline; default 10 s
 	MaxBodyBytes    int64         // request body cap; default 1 MiB
+	MaxUploadBytes  int64         // an upload's cap (its store's too); default 20 MiB
 
 	// Login and setup attempts. A known device (a browser that logged in
 	// before, holding a valid device cookie) spends only from its own
@@ -98,6 +102,7 @@ const (
 	DefaultHeartbeat       = 25 * time.Second
 	DefaultSSEWriteTimeout = 10 * time.Second
 	DefaultMaxBodyBytes    = 1 << 20
+	DefaultMaxUploadBytes  = 20 << 20
 )
 
 var (
@@ -152,6 +157,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxUploadBytes <= 0 {
+		cfg.MaxUploadBytes = DefaultMaxUploadBytes
 	}
 	if cfg.LoginLimit == (RateLimit{}) {
 		cfg.LoginLimit = defaultLoginLimit
