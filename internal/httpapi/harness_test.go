@@ -15,10 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/conv"
 	"lab/internal/folders"
 	"lab/internal/push"
 	"lab/internal/push/pushtest"
 	"lab/internal/store"
+	"lab/internal/uploads"
 )
 
 const testPassword = "operator password"
@@ -114,8 +116,11 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	up := &fakeUploads{runs: h.runs, root: t.TempDir(), image: conv.Image{MediaType: "image/png", Data: pngOf(t)}}
+	up.store = &uploads.Store{Staging: filepath.Join(up.root, "staging")}
 	cfg := Config{
 		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Folders: lister, Housekeeping: h.runs, Continuity: h.runs, Push: pusher, Changes: &fakeChanges{},
+		Uploads: up,
 		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Now:    clk.Now,
 		// Generous limits: only the rate-limit test wants to hit them.
