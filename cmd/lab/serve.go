@@ -22,6 +22,7 @@ import (
 	"lab/internal/codex"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
+	"lab/internal/fakecodexapi"
 	"lab/internal/folders"
 	"lab/internal/httpapi"
 	"lab/internal/push"
@@ -76,6 +77,15 @@ type serveConfig struct {
 	PushSubject string
 	// UploadMaxMB bounds a file sent for an agent, in MiB.
 	UploadMaxMB int
+	// models, when set, receives the demo's scripted models once they
+	// serve, so tests can read what the CLIs sent them.
+	models *demoModels
+}
+
+// demoModels are the scripted models a demo serves.
+type demoModels struct {
+	claude *fakeclaudeapi.Server
+	codex  *fakecodexapi.Server
 }
 
 // envList collects repeated KEY=VALUE flags.
@@ -404,6 +414,9 @@ func startDemoModel(c serveConfig, env map[string]string, log *slog.Logger) (fun
 	fake := fakeclaudeapi.New(fakeclaudeapi.Options{})
 	if err := startAtSavedAddr(fake, c.StateDir, demoModelAddrFile, log); err != nil {
 		return nil, err
+	}
+	if c.models != nil {
+		c.models.claude = fake
 	}
 	const key = "sk-lab-demo-key"
 	if err := claude.SeedHome(c.Home, key); err != nil {

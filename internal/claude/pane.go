@@ -474,7 +474,7 @@ func (b PromptBox) Attached() int { return len(imageRE.FindAllStringIndex(b.Text
 // agree), the placeholders of attached images aside.
 func (b PromptBox) Holds(text string) bool {
 	shown := imageRE.ReplaceAllString(b.Text, "")
-	if clikit.SameText(shown, text) {
+	if clikit.SameText(shown, text) || clikit.SameText(b.Text, text) {
 		return true
 	}
 	m := pastedRE.FindStringSubmatch(strings.TrimSpace(shown))

@@ -79,14 +79,18 @@ func (Provider) CheckStart(req conv.StartRequest, euid int) error {
 	return nil
 }
 
-// Prepare writes the run's hook settings (spooling into RunDir/spool),
-// seeds folder trust when asked, and returns the command line, with the
-// uploads folder added to the folders the agent may read (--add-dir), so
-// an attached file reads without a permission prompt. A first prompt
-// with images is typed by the run's opening.
+// Prepare writes the run's settings (hooks spooling into RunDir/spool, a
+// rule letting the agent read the uploads folder, so an attached file
+// reads without a permission prompt), seeds folder trust when asked, and
+// returns the command line. A first prompt with images is typed by the
+// run's opening.
 func (Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, error) {
 	settings := filepath.Join(spec.RunDir, "settings.json")
-	if err := WriteHookSettings(settings, filepath.Join(spec.RunDir, "spool")); err != nil {
+	var readable []string
+	if spec.Uploads != "" {
+		readable = append(readable, spec.Uploads)
+	}
+	if err := WriteHookSettings(settings, filepath.Join(spec.RunDir, "spool"), readable...); err != nil {
 		return agent.Command{}, conv.Wrap(conv.EInternal, err, "write the run's hook settings")
 	}
 	if spec.SeedTrust {
@@ -95,7 +99,7 @@ func (Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, 
 		}
 	}
 	r := spec.Request
-	o := SpawnOptions{Bin: spec.Bin, Settings: settings, Model: r.Model, PermissionMode: r.PermissionMode, Resume: r.Resume, Prompt: r.Prompt, AddDir: spec.Uploads}
+	o := SpawnOptions{Bin: spec.Bin, Settings: settings, Model: r.Model, PermissionMode: r.PermissionMode, Resume: r.Resume, Prompt: r.Prompt}
 	var cmd agent.Command
 	if images := clikit.ImagePaths(r.Files); len(images) > 0 {
 		// No start flag takes an image: the opening pastes each path

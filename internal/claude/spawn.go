@@ -43,9 +43,6 @@ type SpawnOptions struct {
 	// Resume continues a session (--resume <id>). On 2.1.328 the CLI
 	// keeps the session id and appends to the same transcript file.
 	Resume string
-	// AddDir is a folder the agent may read besides the working one
-	// (--add-dir): the run's uploads.
-	AddDir string
 }
 
 // SpawnArgv is the command line for o. The prompt goes after "--" so a
@@ -55,7 +52,6 @@ func SpawnArgv(o SpawnOptions) []string {
 	argv = clikit.Flag(argv, "--model", o.Model)
 	argv = clikit.Flag(argv, "--permission-mode", o.PermissionMode)
 	argv = clikit.Flag(argv, "--resume", o.Resume)
-	argv = clikit.Flag(argv, "--add-dir", o.AddDir)
 	return clikit.PromptArg(argv, o.Prompt)
 }
 

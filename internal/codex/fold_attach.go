@@ -73,8 +73,10 @@ func imageTagPath(tag string) string {
 func (f *Fold) userContent(content []byte) (string, []conv.AttachedFile) {
 	var images []conv.AttachedFile
 	text := userParts(content, func(name string, url []byte) {
-		if head, _, ok := jsonscan.StringPrefix(url, 64); ok && strings.HasPrefix(head, "data:") {
-			typ, _, _ := strings.Cut(strings.TrimPrefix(head, "data:"), ";")
+		// Only base64 data can be served back; a remote URL is the
+		// model's to fetch.
+		head, _, ok := jsonscan.StringPrefix(url, 64)
+		if typ, rest, found := strings.Cut(strings.TrimPrefix(head, "data:"), ";"); ok && found && strings.HasPrefix(head, "data:") && strings.HasPrefix(rest, "base64,") {
 			images = append(images, foldkit.ImageAt(typ, name, url, f.raw, f.LineStart()))
 		}
 	})

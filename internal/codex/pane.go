@@ -329,7 +329,7 @@ var pastedRE = regexp.MustCompile(`^\[Pasted Content (\d+) chars\]$`)
 // the focus) or no box at all. The box is the last line that starts with
 // the › prompt at the left edge (the chat above echoes prompts indented or
 // as history, pickers number their rows), with the lines that continue it
-// up to the blank line above the status line.
+// (blank ones among them) up to the blank line above the status line.
 func ParsePrompt(capture string) (PromptBox, bool) {
 	if ParseScreen(capture).Kind != ScreenNone {
 		return PromptBox{}, false
@@ -345,13 +345,21 @@ func ParsePrompt(capture string) (PromptBox, bool) {
 	if start < 0 {
 		return PromptBox{}, false
 	}
-	end := start + 1
-	for end < len(lines) && strings.TrimSpace(lines[end]) != "" {
-		end++
+	// Below the box: a blank line, then the status line (model, folder),
+	// the last line so placed; the box may hold blank lines of its own.
+	status := -1
+	for k := len(lines) - 1; k > start+1; k-- {
+		if strings.TrimSpace(lines[k-1]) == "" && strings.Contains(lines[k], " · ") {
+			status = k
+			break
+		}
 	}
-	// Below the box: a blank line, then the status line (model, folder).
-	if end+1 >= len(lines) || !strings.Contains(lines[end+1], " · ") {
+	if status < 0 {
 		return PromptBox{}, false
+	}
+	end := status - 1
+	for end > start+1 && strings.TrimSpace(lines[end-1]) == "" {
+		end--
 	}
 	text := []string{strings.TrimPrefix(strings.TrimPrefix(lines[start], cursorGlyph), " ")}
 	for k := start + 1; k < end; k++ {
@@ -374,7 +382,7 @@ func (b PromptBox) Attached() int { return len(imageRE.FindAllStringIndex(b.Text
 // agree), the placeholders of attached images aside.
 func (b PromptBox) Holds(text string) bool {
 	shown := imageRE.ReplaceAllString(b.Text, "")
-	if clikit.SameText(shown, text) {
+	if clikit.SameText(shown, text) || clikit.SameText(b.Text, text) {
 		return true
 	}
 	m := pastedRE.FindStringSubmatch(strings.TrimSpace(shown))

@@ -1,0 +1,93 @@
+package codextest
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"lab/internal/agent"
+	"lab/internal/codex"
+	"lab/internal/fakecodexapi"
+)
+
+// TestPastedImagePathsAttach pins how the real CLI takes an image: --image
+// at start, and mid-session its path pasted into the input box, shown as
+// "[Image #n]", both reaching the model as input_image content; the
+// driver's clear keys empty a box holding an image, which then does not
+// ride along with the next prompt.
+func TestPastedImagePathsAttach(t *testing.T) {
+	r := NewRig(t, fakecodexapi.Options{})
+	dir := filepath.Join(ShortTempDir(t, "labup"), "uploads")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var pics []string
+	for i, size := range [][2]int{{40, 30}, {20, 10}, {8, 8}} {
+		var b bytes.Buffer
+		png.Encode(&b, image.NewGray(image.Rect(0, 0, size[0], size[1])))
+		p := filepath.Join(dir, "0123456789abcde"+string(rune('0'+i))+"-shot.png")
+		if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		pics = append(pics, p)
+	}
+	images := func(q fakecodexapi.Request) []fakecodexapi.Image {
+		for i := len(q.Items) - 1; i >= 0; i-- {
+			if it := q.Items[i]; it.Type == "message" && it.Role == "user" {
+				return it.Images
+			}
+		}
+		return nil
+	}
+	drv := codex.New("").NewDriver("0.171.0")
+	box := func(what string, ok func(agent.PromptBox) bool) {
+		t.Helper()
+		r.WaitPaneFunc("x", what, 60*time.Second, func(p string) bool {
+			b, shown := drv.Prompt(p)
+			return shown && ok(b)
+		})
+	}
+
+	// At start: --image.
+	r.Spawn("x", codex.SpawnOptions{Prompt: "lab:text the first picture", Images: pics[2:]})
+	q := r.WaitRequest(60*time.Second, "the first prompt", func(q fakecodexapi.Request) bool {
+		return q.Kind == fakecodexapi.KindResponses && strings.Contains(q.Prompt, "the first picture")
+	})
+	if imgs := images(q); len(imgs) != 1 || imgs[0].MediaType != "image/png" {
+		t.Fatalf("the first prompt carried %+v; want the --image PNG", imgs)
+	}
+	r.WaitPane("x", "You said", 60*time.Second)
+	box("an empty input box", func(b agent.PromptBox) bool { return b.Empty() })
+
+	// Mid-session: a pasted image cleared leaves nothing.
+	r.Paste("x", pics[0])
+	box("one image attached", func(b agent.PromptBox) bool { return b.Attached() == 1 })
+	r.Keys("x", drv.ClearKeys()...)
+	box("the box emptied", func(b agent.PromptBox) bool { return b.Empty() && b.Attached() == 0 })
+
+	for i, p := range pics[:2] {
+		r.Paste("x", p)
+		box("the image attached", func(b agent.PromptBox) bool { return b.Attached() == i+1 })
+	}
+	r.Paste("x", "lab:text two pictures")
+	box("the prompt composed", func(b agent.PromptBox) bool { return b.Holds("lab:text two pictures") && b.Attached() == 2 })
+	r.Keys("x", "Enter")
+	q = r.WaitRequest(60*time.Second, "the prompt", func(q fakecodexapi.Request) bool {
+		return q.Kind == fakecodexapi.KindResponses && strings.Contains(q.Prompt, "two pictures")
+	})
+	imgs := images(q)
+	if len(imgs) != 2 {
+		t.Fatalf("the model received %d images; want the two pasted (the cleared one not among them)", len(imgs))
+	}
+	for i, want := range [][2]int{{40, 30}, {20, 10}} {
+		cfg, err := png.DecodeConfig(bytes.NewReader(imgs[i].Data))
+		if err != nil || cfg.Width != want[0] || cfg.Height != want[1] {
+			t.Errorf("image %d: %dx%d (%v); want %dx%d", i, cfg.Width, cfg.Height, err, want[0], want[1])
+		}
+	}
+}
