@@ -121,8 +121,8 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 	cfg := Config{
 		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Folders: lister, Housekeeping: h.runs, Continuity: h.runs, Push: pusher, Changes: &fakeChanges{},
 		Uploads: up,
-		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Now:    clk.Now,
+		Logger:  slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Now:     clk.Now,
 		// Generous limits: only the rate-limit test wants to hit them.
 		LoginLimit:       RateLimit{Burst: 1000, Every: time.Millisecond},
 		GlobalLoginLimit: RateLimit{Burst: 1000, Every: time.Millisecond},
