@@ -8,13 +8,18 @@
 //   button sends on phones) and Interrupt while the agent works.
 
 import { createSignal, Match, Show, Switch } from "solid-js";
-import { isOffline, type State } from "../api";
+import { isOffline, type State, type Upload } from "../api";
+import { AttachButton, AttachChips, createAttachments } from "./ComposerAttach";
 import { ConfirmInterrupt } from "./ConfirmInterrupt";
 
 export interface ComposerProps {
   state: State | null;
   pending: boolean;
-  onReply: (text: string) => Promise<void>;
+  /** uploads are the ids of the files attached to the reply. */
+  onReply: (text: string, uploads?: string[]) => Promise<void>;
+  /** upload sends a file for the next reply; attach says the CLI takes files (default true when upload is set). */
+  upload?: (f: File) => Promise<Upload>;
+  attach?: boolean;
   onInterrupt: () => Promise<void>;
   onShowCard: () => void;
 }
@@ -25,6 +30,8 @@ export function Composer(props: ComposerProps) {
   const [text, setText] = createSignal("");
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal("");
+  const att = props.upload ? createAttachments(props.upload) : undefined;
+  const ready = () => (text().trim() !== "" || (att?.ids().length ?? 0) > 0) && !att?.uploading();
 
   async function act(fn: () => Promise<void>) {
     setBusy(true);
@@ -46,10 +53,12 @@ export function Composer(props: ComposerProps) {
 
   async function send() {
     const t = text();
-    if (t.trim() === "" || busy()) return;
-    if (await act(() => props.onReply(t))) {
+    if (!ready() || busy()) return;
+    const ids = att?.ids();
+    if (await act(() => props.onReply(t, ids))) {
       // Back to one line, and the keyboard stays up for the next reply.
       setText("");
+      att?.clear();
       if (box) {
         box.value = "";
         box.style.height = "";
@@ -90,7 +99,9 @@ export function Composer(props: ComposerProps) {
           </div>
         </Match>
         <Match when={true}>
-          <div class="compose" data-composer="open">
+          <Show when={att}>{(a) => <AttachChips att={a()} />}</Show>
+          <div class="compose" data-composer="open" onDragOver={(e) => att && e.preventDefault()} onDrop={(e) => att?.drop(e)}>
+            <Show when={props.attach !== false ? att : undefined}>{(a) => <AttachButton att={a()} disabled={busy()} />}</Show>
             <textarea
               name="reply"
               rows={1}
@@ -102,6 +113,7 @@ export function Composer(props: ComposerProps) {
                 setText(e.currentTarget.value);
                 grow(e.currentTarget);
               }}
+              onPaste={(e) => att?.paste(e)}
               onKeyDown={(e) => {
                 if (e.key === "Enter" && !e.shiftKey && !e.isComposing && finePointer()) {
                   e.preventDefault();
@@ -114,7 +126,7 @@ export function Composer(props: ComposerProps) {
               <Show when={props.state === "working"}>{interrupt}</Show>
               <button
                 class="btn primary"
-                disabled={busy() || text().trim() === ""}
+                disabled={busy() || !ready()}
                 // Tapping Send must not move the focus off the textarea,
                 // or the phone's keyboard would drop after every reply.
                 onPointerDown={(e) => e.preventDefault()}

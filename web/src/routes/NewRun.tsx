@@ -5,6 +5,7 @@
 
 import { createSignal, For, onMount, Show } from "solid-js";
 import { api, type ProviderInfo, type Scenario } from "../api";
+import { AttachButton, AttachChips, createAttachments } from "../components/ComposerAttach";
 import { DemoScenarios } from "../components/DemoScenarios";
 import { FolderPicker } from "../components/FolderPicker";
 import { Header } from "../components/Header";
@@ -42,6 +43,8 @@ export function NewRun() {
   const needsPrompt = () => !current().prompt_optional && prompt().trim() === "";
   const [error, setError] = createSignal("");
   const [busy, setBusy] = createSignal(false);
+  // Photos and files for the first prompt, staged until the run starts.
+  const att = createAttachments((f) => api.upload(null, f, f.name));
 
   onMount(async () => {
     loadProviders()
@@ -77,7 +80,7 @@ export function NewRun() {
 
   async function submit(e: Event) {
     e.preventDefault();
-    if (busy() || needsPrompt()) return;
+    if (busy() || needsPrompt() || att.uploading()) return;
     setBusy(true);
     setError("");
     try {
@@ -88,7 +91,9 @@ export function NewRun() {
         permission_mode: mode() || undefined,
         provider: current().name || undefined,
         worktree: worktree() || undefined,
+        uploads: att.ids().length ? att.ids() : undefined,
       });
+      att.clear();
       remember(cwd().trim());
       navigate(`/runs/${encodeURIComponent(run.id)}`, true);
     } catch (err) {
@@ -145,8 +150,23 @@ export function NewRun() {
           </label>
           <label>
             First prompt
-            <textarea name="prompt" rows={5} value={prompt()} onInput={(e) => setPrompt(e.currentTarget.value)} placeholder="What should the agent do?" />
+            <textarea
+              name="prompt"
+              rows={5}
+              value={prompt()}
+              onInput={(e) => setPrompt(e.currentTarget.value)}
+              onPaste={(e) => att.paste(e)}
+              onDrop={(e) => att.drop(e)}
+              placeholder="What should the agent do?"
+            />
           </label>
+          <Show when={current().attachments}>
+            <div class="first-attach" data-testid="first-attach">
+              <AttachButton att={att} disabled={busy()} />
+              <span class="muted small">Photos or files for the first prompt</span>
+            </div>
+            <AttachChips att={att} />
+          </Show>
           <DemoScenarios provider={current().name} onPick={pickScenario} />
           <label>
             Model
@@ -169,7 +189,7 @@ export function NewRun() {
               {error()}
             </p>
           </Show>
-          <button class="btn primary" type="submit" disabled={busy() || needsPrompt()} title="Start (Ctrl+Enter)">
+          <button class="btn primary" type="submit" disabled={busy() || needsPrompt() || att.uploading()} title="Start (Ctrl+Enter)">
             Start
           </button>
           <Show when={needsPrompt()}>
