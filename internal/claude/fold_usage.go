@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"bytes"
+
 	"lab/internal/conv"
 	"lab/internal/foldkit"
 	"lab/internal/jsonscan"
@@ -17,15 +19,14 @@ func (f *Fold) meterRequest(m *foldMessage) {
 	if m.usage == nil {
 		return
 	}
-	model := jsonscan.Str(m.model)
-	if model == syntheticModel {
+	if bytes.Contains(m.model, []byte("synthetic")) && jsonscan.Str(m.model) == syntheticModel {
 		return
 	}
-	f.meter.SetModel(model)
+	f.meter.SetModelRaw(m.model)
 	in := jsonscan.Int(jsonscan.Member(m.usage, "input_tokens"))
 	cw := jsonscan.Int(jsonscan.Member(m.usage, "cache_creation_input_tokens"))
 	cr := jsonscan.Int(jsonscan.Member(m.usage, "cache_read_input_tokens"))
-	f.meter.Request(jsonscan.Str(m.id), foldkit.Tokens{
+	f.meter.Request(m.id, foldkit.Tokens{
 		Input: in, CacheWrite: cw, CacheRead: cr, Context: in + cw + cr,
 		Output: jsonscan.Int(jsonscan.Member(m.usage, "output_tokens")),
 	})

@@ -16,6 +16,16 @@ func (f *Fold) apply(ln *rolloutLine) bool {
 	if !it.parse(ln.payload) {
 		return false
 	}
+	// The meter's records come first: they need no timestamp (decoding
+	// one costs an allocation a line).
+	switch {
+	case string(ln.typ) == `"turn_context"`:
+		f.meter.SetModelRaw(it.model)
+		return true
+	case string(ln.typ) == `"event_msg"` && string(it.typ) == `"token_count"`:
+		f.meterCount(it.info)
+		return true
+	}
 	t := foldkit.Timestamp(ln.timestamp)
 	switch string(ln.typ) {
 	case `"session_meta"`:
@@ -28,8 +38,6 @@ func (f *Fold) apply(ln *rolloutLine) bool {
 		f.applyEvent(it, t)
 	case `"compacted"`:
 		f.compacted(t)
-	case `"turn_context"`:
-		f.meter.SetModel(jsonscan.Str(it.model))
 	}
 	return true // bookkeeping whose type the peek could not see
 }
@@ -182,8 +190,7 @@ func (f *Fold) applyEvent(it *payloadItem, t time.Time) {
 		f.mode = jsonscan.Str(it.mode)
 		f.meter.SetWindow(jsonscan.Int(it.window))
 		f.SetTail(conv.StateWorking)
-	case `"token_count"`:
-		f.meterCount(it.info)
+
 	case `"task_complete"`:
 		f.SetTail(conv.StateNeedsInput)
 	case `"turn_aborted"`:

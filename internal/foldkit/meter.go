@@ -1,6 +1,9 @@
 package foldkit
 
-import "lab/internal/conv"
+import (
+	"lab/internal/conv"
+	"lab/internal/jsonscan"
+)
 
 // Tokens is what one request to the model used, or a session's totals,
 // in neutral terms: Input is input not read from the cache, CacheRead and
@@ -29,23 +32,27 @@ type PriceTable struct {
 // else from the adapter's table. Its zero value is ready; a Meter is part
 // of a fold's state and as split-safe as the records it is given.
 type Meter struct {
-	done    Tokens // requests before the latest one
-	cur     Tokens // the latest request
-	curID   string
-	reqs    int
-	model   string
-	window  int64 // what the CLI reported, 0 if it did not
-	started bool
+	done     Tokens // requests before the latest one
+	cur      Tokens // the latest request
+	curID    []byte // the latest request's id, raw
+	reqs     int
+	model    string
+	modelRaw []byte // model as last given raw (SetModelRaw)
+	window   int64  // what the CLI reported, 0 if it did not
+	started  bool
 }
 
-// Request records the usage of request id (a replacement when id is the
-// latest one's, so a reply recorded line by line counts once).
-func (m *Meter) Request(id string, t Tokens) {
-	if !m.started || id != m.curID || id == "" {
+// Request records the usage of request id, a raw JSON value (a
+// replacement when id is the latest one's, so a reply recorded line by
+// line counts once). Raw, so the hot path compares bytes and keeps a copy
+// only when the request changes.
+func (m *Meter) Request(id []byte, t Tokens) {
+	if !m.started || len(id) == 0 || string(id) != string(m.curID) {
 		m.done = m.done.plus(m.cur)
 		m.reqs++
+		m.curID = append(m.curID[:0], id...)
 	}
-	m.cur, m.curID, m.started = t, id, true
+	m.cur, m.started = t, true
 }
 
 // Totals records a session's running totals (what the CLI summed) and the
@@ -53,7 +60,7 @@ func (m *Meter) Request(id string, t Tokens) {
 func (m *Meter) Totals(total Tokens, context int64, requests int) {
 	m.done, m.cur = Tokens{}, total
 	m.cur.Context = context
-	m.curID, m.started = "", true
+	m.curID, m.started = m.curID[:0], true
 	m.reqs = max(requests, 1)
 }
 
@@ -61,6 +68,18 @@ func (m *Meter) Totals(total Tokens, context int64, requests int) {
 func (m *Meter) SetModel(model string) {
 	if model != "" {
 		m.model = model
+	}
+}
+
+// SetModelRaw records the model from its raw JSON value, decoding it only
+// when it changed (a transcript names it on every line).
+func (m *Meter) SetModelRaw(raw []byte) {
+	if len(raw) == 0 || string(raw) == string(m.modelRaw) {
+		return
+	}
+	m.modelRaw = append(m.modelRaw[:0], raw...)
+	if s, ok := jsonscan.String(raw); ok {
+		m.SetModel(s)
 	}
 }
 

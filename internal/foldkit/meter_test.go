@@ -20,10 +20,10 @@ func TestMeterCountsEachRequestOnce(t *testing.T) {
 	}
 	m.SetModel("m")
 	// A reply recorded over three lines, its figures growing, then another.
-	m.Request("a", Tokens{Input: 10, Output: 1, Context: 10})
-	m.Request("a", Tokens{Input: 10, Output: 5, Context: 10})
-	m.Request("a", Tokens{Input: 10, Output: 7, Context: 10})
-	m.Request("b", Tokens{Input: 3, CacheRead: 20, Output: 2, Context: 23})
+	m.Request([]byte(`"a"`), Tokens{Input: 10, Output: 1, Context: 10})
+	m.Request([]byte(`"a"`), Tokens{Input: 10, Output: 5, Context: 10})
+	m.Request([]byte(`"a"`), Tokens{Input: 10, Output: 7, Context: 10})
+	m.Request([]byte(`"b"`), Tokens{Input: 3, CacheRead: 20, Output: 2, Context: 23})
 	u := m.Usage(testPrices)
 	want := conv.Usage{Model: "m", ContextTokens: 23, ContextWindow: 1000, InputTokens: 13, OutputTokens: 9, CacheReadTokens: 20, Requests: 2, CostUSD: 13 + 18, PriceDate: "2026-12-01", Estimate: true}
 	if *u != want {
@@ -31,7 +31,7 @@ func TestMeterCountsEachRequestOnce(t *testing.T) {
 	}
 	// The CLI's own window wins over the table's; an unknown model has no cost.
 	m.SetWindow(500)
-	m.SetModel("other")
+	m.SetModelRaw([]byte(`"other"`))
 	u = m.Usage(testPrices)
 	if u.ContextWindow != 500 || u.CostUSD != 0 || u.Estimate || u.Model != "other" {
 		t.Fatalf("usage %+v; want window 500, no cost, model other", *u)
