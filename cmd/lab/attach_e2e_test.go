@@ -32,7 +32,7 @@ import (
 // transcripts; the meter against the usage the models reported.
 
 // startLabModels is startLab with the demo's scripted models at hand.
-func startLabModels(t *testing.T, flags ...string) (*labServer, *demoModels) {
+func startLabModels(t testing.TB, flags ...string) (*labServer, *demoModels) {
 	t.Helper()
 	state := claudetest.ShortTempDir(t, "labsrv")
 	t.Cleanup(func() { tmux.New(filepath.Join(state, "tmux.sock")).KillServer(context.Background()) })

@@ -49,3 +49,21 @@ func TestOpeningChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanOpeningAttachesImages: in Plan mode the first prompt's images
+// are pasted after the mode switch, each checked, before the text.
+func TestPlanOpeningAttachesImages(t *testing.T) {
+	var got []string
+	for _, s := range planOpening("lab:plan look", []string{"/u/a.png", "/u/b.png"}) {
+		got = append(got, s.String())
+	}
+	want := []string{"expect an empty input box", "BTab", "expect Plan mode in the footer", "expect an empty input box",
+		`paste "/u/a.png"`, "expect 1 attachments in the input box", `paste "/u/b.png"`, "expect 2 attachments in the input box",
+		`paste "lab:plan look"`, "expect the input box holding the prompt", "Enter (commit)"}
+	if strings.Join(got, " | ") != strings.Join(want, " | ") {
+		t.Fatalf("steps\n %q\nwant\n %q", got, want)
+	}
+	if steps := planOpening("", nil); len(steps) != 2 {
+		t.Fatalf("an opening without a prompt: %d steps; want the mode switch alone", len(steps))
+	}
+}

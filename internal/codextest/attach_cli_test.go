@@ -91,3 +91,41 @@ func TestPastedImagePathsAttach(t *testing.T) {
 		}
 	}
 }
+
+// TestImagesInPlanMode: a run started in Plan mode types its first prompt
+// after the mode switch (no start flag takes the images then), so its
+// images are attached by pasting their paths there too, and reach the
+// model with the Plan mode instructions.
+func TestImagesInPlanMode(t *testing.T) {
+	r := NewRig(t, fakecodexapi.Options{})
+	dir := filepath.Join(ShortTempDir(t, "labup"), "uploads")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	png.Encode(&b, image.NewGray(image.Rect(0, 0, 12, 9)))
+	pic := filepath.Join(dir, "0123456789abcdef-plan.png")
+	if err := os.WriteFile(pic, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	drv := codex.New("").NewDriver("0.171.0")
+	r.Spawn("p", codex.SpawnOptions{})
+	r.WaitPaneFunc("p", "an empty input box", 60*time.Second, func(p string) bool {
+		b, ok := drv.Prompt(p)
+		return ok && b.Empty()
+	})
+	EnterPlanMode(t, r, "p")
+	r.Play("p", agent.PromptSteps(drv.Prompt, []string{pic}, "lab:text plan around this picture"), 60*time.Second)
+	q := r.WaitRequest(60*time.Second, "the planned prompt", func(q fakecodexapi.Request) bool {
+		return q.Kind == fakecodexapi.KindResponses && strings.Contains(q.Prompt, "plan around this picture")
+	})
+	var imgs []fakecodexapi.Image
+	for _, it := range q.Items {
+		if it.Type == "message" && it.Role == "user" && strings.Contains(it.Text, "plan around this picture") {
+			imgs = it.Images
+		}
+	}
+	if !q.PlanMode || len(imgs) != 1 || imgs[0].MediaType != "image/png" {
+		t.Fatalf("plan mode %v, images %+v; want the prompt in Plan mode with its PNG", q.PlanMode, imgs)
+	}
+}
