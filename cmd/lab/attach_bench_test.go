@@ -28,12 +28,12 @@ func photo5MB(tb testing.TB) []byte {
 	r := rand.New(rand.NewPCG(1, 2))
 	for y := range h {
 		for x := range w {
-			n := uint8(r.IntN(48))
-			img.Set(x, y, color.RGBA{R: uint8(x*200/w) + n, G: uint8(y*200/h) + n, B: 120 + n, A: 255})
+			n := uint8(r.IntN(50))
+			img.Set(x, y, color.RGBA{R: uint8(x*160/w) + n, G: uint8(y*160/h) + n, B: 100 + n, A: 255})
 		}
 	}
 	var b bytes.Buffer
-	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 80}); err != nil {
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 90}); err != nil {
 		tb.Fatal(err)
 	}
 	return b.Bytes()
@@ -42,7 +42,8 @@ func photo5MB(tb testing.TB) []byte {
 // BenchmarkPhotoReply measures "the operator sends a 5 MB photo with a
 // reply → the model receives it as image content", through lab's API and
 // the real CLIs: each iteration uploads the photo to the run, replies with
-// it, and times until the scripted model's request carries the image.
+// it, and times until the scripted model's request carries the image
+// (each in a fresh run, waiting at its prompt).
 // It reports the median and the 95th percentile besides the mean, and the
 // upload's and the reply call's own medians.
 //
@@ -53,10 +54,6 @@ func BenchmarkPhotoReply(b *testing.B) {
 	for _, provider := range []string{"claude", "codex"} {
 		b.Run(provider, func(b *testing.B) {
 			lab, models := startLabModels(b)
-			var run conv.Run
-			if code := lab.call("POST", "/api/v1/runs", conv.StartRequest{Provider: provider, Cwd: b.TempDir(), Prompt: "lab:text ready"}, &run); code != 201 {
-				b.Fatalf("start: %d", code)
-			}
 			// got reports whether the model received the prompt marked n
 			// with an image.
 			got := func(n int) func() bool {
@@ -72,13 +69,19 @@ func BenchmarkPhotoReply(b *testing.B) {
 					})
 				}
 			}
-			idle := func() {
-				lab.waitPage(run.ID, "the turn's end", func(p conv.Page) bool { return p.State == conv.StateNeedsInput })
-			}
-			idle()
 			var total, up, reply []time.Duration
 			b.ResetTimer()
 			for i := range b.N {
+				// A fresh run each time, waiting at its prompt: every
+				// request then carries this one photo, not the ones
+				// before it too.
+				b.StopTimer()
+				var run conv.Run
+				if code := lab.call("POST", "/api/v1/runs", conv.StartRequest{Provider: provider, Cwd: b.TempDir(), Prompt: "lab:text ready"}, &run); code != 201 {
+					b.Fatalf("start: %d", code)
+				}
+				lab.waitPage(run.ID, "the first turn's end", func(p conv.Page) bool { return p.State == conv.StateNeedsInput })
+				b.StartTimer()
 				start := time.Now()
 				u, _ := lab.upload(run.ID, "IMG_4032.jpg", "image/jpeg", pic, http.StatusCreated)
 				uploaded := time.Now()
@@ -89,7 +92,7 @@ func BenchmarkPhotoReply(b *testing.B) {
 				up = append(up, uploaded.Sub(start))
 				reply = append(reply, replied.Sub(uploaded))
 				b.StopTimer()
-				idle()
+				lab.call("POST", "/api/v1/runs/"+run.ID+"/stop", nil, nil)
 				b.StartTimer()
 			}
 			b.StopTimer()

@@ -138,7 +138,13 @@ func (a *Actor) promptFree(ctx context.Context) error {
 // checked on the box (agent.ComposeSteps); on a failure it empties the
 // box again.
 func (a *Actor) compose(ctx context.Context, images []string, text string) error {
-	_, err := a.play(ctx, agent.ComposeSteps(a.drv.Prompt, images, text))
+	steps := agent.ComposeSteps(a.drv.Prompt, images, text)
+	for i := range steps {
+		// The box was on the pane before the reply began (promptFree):
+		// no screen just appeared whose grace the pastes should wait out.
+		steps[i].Acts = false
+	}
+	_, err := a.play(ctx, steps)
 	if errors.Is(err, errNoCommit) {
 		return nil
 	}
