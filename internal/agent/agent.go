@@ -21,6 +21,7 @@
 //	gate.go              the start-up folder-trust screen
 //	spawn*.go, home.go   argv, binary and version, a run's opening, config and trust seeding
 //	versions.go          the pinned and the verified CLI versions
+//	prices.go            the models' windows and prices (dated) for the usage meter
 //	history.go           the sessions a machine kept (History)
 //	attach.go, external.go, registry.go
 //	                     processes lab did not start (Attacher; Claude Code only)
@@ -41,6 +42,13 @@
 // internal/foldkit/foldtest, internal/foldkit/foldgen (the generators),
 // internal/fakeapi (the scripted APIs) and internal/clitest (the
 // real-CLI harnesses).
+//
+// For attachments and the usage meter the seam gained PromptBox.Attached
+// (an image attached by pasting its path shows in the box as a
+// placeholder), Driver.ClearKeys (a prompt lab could not finish leaves
+// nothing behind), Launch.Uploads (the folder the agent must be able to
+// read) and Fold.Usage; typing a prompt with attachments, checked step by
+// step on the box, is the same for every CLI and lives here (prompt.go).
 //
 // The seam grew twice for the second adapter: Command.Opening with
 // Step.Until (Codex enters Plan mode only by a key, which it may drop),

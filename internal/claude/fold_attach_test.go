@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"lab/internal/conv"
+	"lab/internal/foldkit/foldtest"
 )
 
 // fxImage is an image block as 2.1.332 writes a pasted image.
@@ -33,23 +34,14 @@ func TestFoldImagesAndFiles(t *testing.T) {
 		t.Fatalf("%d messages; want 3: %+v", len(msgs), msgs)
 	}
 	m := msgs[1]
-	if m.Text != "what is in these?" || len(m.Attachments) != 3 {
-		t.Fatalf("message %q with %+v; want the text without placeholders or file lines, 3 attachments", m.Text, m.Attachments)
+	if m.Text != "what is in these?" {
+		t.Fatalf("message text %q; want it without placeholders or file lines", m.Text)
 	}
-	want := []struct{ kind, typ, name, data string }{
-		{conv.AttachImage, "image/png", "", `"iVBORw0KGgo="`},
-		{conv.AttachImage, "image/jpeg", "", `"/9j/4AAQ"`},
-		{conv.AttachFile, "", "notes.txt", ""},
-	}
-	for i, w := range want {
-		a := m.Attachments[i]
-		if a.Kind != w.kind || a.MediaType != w.typ || a.Name != w.name {
-			t.Errorf("attachment %d = %+v; want %s %s %q", i, a, w.kind, w.typ, w.name)
-		}
-		if got := data[a.Src : a.Src+int64(a.Len)]; w.data != "" && got != w.data {
-			t.Errorf("attachment %d located at %d+%d: %q; want its data %s", i, a.Src, a.Len, got, w.data)
-		}
-	}
+	foldtest.CheckAttachments(t, data, m.Attachments, []foldtest.WantAttachment{
+		{Kind: conv.AttachImage, MediaType: "image/png", Data: `"iVBORw0KGgo="`},
+		{Kind: conv.AttachImage, MediaType: "image/jpeg", Data: `"/9j/4AAQ"`},
+		{Kind: conv.AttachFile, Name: "notes.txt"},
+	})
 	if alone := msgs[2]; alone.Text != "" || len(alone.Attachments) != 1 || alone.Role != conv.RoleUser {
 		t.Errorf("an image without text = %+v; want a user message with the image", alone)
 	}

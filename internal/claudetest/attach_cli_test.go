@@ -2,16 +2,14 @@ package claudetest
 
 import (
 	"bytes"
-	"image"
 	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"lab/internal/agent"
 	"lab/internal/claude"
+	"lab/internal/clitest"
 	"lab/internal/fakeclaudeapi"
 )
 
@@ -21,20 +19,7 @@ import (
 // an image, which then does not ride along with the next prompt.
 func TestPastedImagePathsAttach(t *testing.T) {
 	r := NewRig(t, fakeclaudeapi.Options{})
-	dir := filepath.Join(ShortTempDir(t, "labup"), "uploads")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	var pics []string
-	for i, size := range [][2]int{{40, 30}, {20, 10}} {
-		var b bytes.Buffer
-		png.Encode(&b, image.NewGray(image.Rect(0, 0, size[0], size[1])))
-		p := filepath.Join(dir, "0123456789abcde"+string(rune('0'+i))+"-shot.png")
-		if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		pics = append(pics, p)
-	}
+	pics := clitest.Uploads(t, [2]int{40, 30}, [2]int{20, 10})
 	drv := claude.New().NewDriver(CLIVersion(t))
 	box := func(what string, ok func(agent.PromptBox) bool) {
 		t.Helper()

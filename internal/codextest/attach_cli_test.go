@@ -2,15 +2,13 @@ package codextest
 
 import (
 	"bytes"
-	"image"
 	"image/png"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"lab/internal/agent"
+	"lab/internal/clitest"
 	"lab/internal/codex"
 	"lab/internal/fakecodexapi"
 )
@@ -22,20 +20,7 @@ import (
 // ride along with the next prompt.
 func TestPastedImagePathsAttach(t *testing.T) {
 	r := NewRig(t, fakecodexapi.Options{})
-	dir := filepath.Join(ShortTempDir(t, "labup"), "uploads")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	var pics []string
-	for i, size := range [][2]int{{40, 30}, {20, 10}, {8, 8}} {
-		var b bytes.Buffer
-		png.Encode(&b, image.NewGray(image.Rect(0, 0, size[0], size[1])))
-		p := filepath.Join(dir, "0123456789abcde"+string(rune('0'+i))+"-shot.png")
-		if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		pics = append(pics, p)
-	}
+	pics := clitest.Uploads(t, [2]int{40, 30}, [2]int{20, 10}, [2]int{8, 8})
 	images := func(q fakecodexapi.Request) []fakecodexapi.Image {
 		for i := len(q.Items) - 1; i >= 0; i-- {
 			if it := q.Items[i]; it.Type == "message" && it.Role == "user" {
@@ -98,16 +83,7 @@ func TestPastedImagePathsAttach(t *testing.T) {
 // model with the Plan mode instructions.
 func TestImagesInPlanMode(t *testing.T) {
 	r := NewRig(t, fakecodexapi.Options{})
-	dir := filepath.Join(ShortTempDir(t, "labup"), "uploads")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	png.Encode(&b, image.NewGray(image.Rect(0, 0, 12, 9)))
-	pic := filepath.Join(dir, "0123456789abcdef-plan.png")
-	if err := os.WriteFile(pic, b.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pic := clitest.Uploads(t, [2]int{12, 9})[0]
 	drv := codex.New("").NewDriver("0.171.0")
 	r.Spawn("p", codex.SpawnOptions{})
 	r.WaitPaneFunc("p", "an empty input box", 60*time.Second, func(p string) bool {

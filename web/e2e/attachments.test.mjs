@@ -11,7 +11,6 @@
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { deflateSync } from "node:zlib";
 import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
 import { startLab } from "./lib/lab.mjs";
@@ -39,48 +38,26 @@ after(async () => {
   await lab?.stop();
 });
 
-/** photo is a small PNG of w×h: a sky over a field, so a thumbnail shows something. */
-function photo(w, h) {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type, data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  const rows = [];
-  for (let y = 0; y < h; y++) {
-    const row = Buffer.alloc(1 + w * 3);
-    for (let x = 0; x < w; x++) {
-      const sky = y < h * 0.6;
-      row[1 + x * 3] = sky ? 90 + (y * 100) / h : 60;
-      row[2 + x * 3] = sky ? 160 + (y * 60) / h : 140 + ((x * 7) % 40);
-      row[3 + x * 3] = sky ? 230 : 50;
-    }
-    rows.push(row);
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(Buffer.concat(rows))),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
+/** photo is a PNG of w×h that the page's own canvas draws: a sky over a field, so a thumbnail shows something. */
+async function photo(w, h) {
+  const url = await page.evaluate(
+    ([w, h]) => {
+      const c = document.createElement("canvas");
+      c.width = w;
+      c.height = h;
+      const g = c.getContext("2d");
+      const sky = g.createLinearGradient(0, 0, 0, h * 0.6);
+      sky.addColorStop(0, "#5a9fe6");
+      sky.addColorStop(1, "#b9dcf5");
+      g.fillStyle = sky;
+      g.fillRect(0, 0, w, h * 0.6);
+      g.fillStyle = "#3f9a38";
+      g.fillRect(0, h * 0.6, w, h * 0.4);
+      return c.toDataURL("image/png");
+    },
+    [w, h],
+  );
+  return Buffer.from(url.slice(url.indexOf(",") + 1), "base64");
 }
 
 const chat = () => page.locator('[data-testid="chat"]');
@@ -122,7 +99,7 @@ describe("attachments and the meter, Claude Code", () => {
     await page.goto(lab.url + "/new");
     await page.locator('input[name="cwd"]').fill(cwd);
     await page.locator('textarea[name="prompt"]').fill("lab:text here is the whiteboard");
-    await attachViaChooser([{ name: "whiteboard.png", mimeType: "image/png", buffer: photo(320, 200) }]);
+    await attachViaChooser([{ name: "whiteboard.png", mimeType: "image/png", buffer: await photo(320, 200) }]);
     await page.locator('.attach-chip[data-status="ready"]').waitFor();
     await page.getByRole("button", { name: "Start" }).click();
     await page.waitForURL(/\/runs\//);
@@ -133,7 +110,7 @@ describe("attachments and the meter, Claude Code", () => {
 
   test("a photo attached to a reply through the file chooser", async () => {
     await page.locator('[data-composer="open"] textarea').waitFor();
-    await attachViaChooser([{ name: "IMG_2041.png", mimeType: "image/png", buffer: photo(480, 360) }]);
+    await attachViaChooser([{ name: "IMG_2041.png", mimeType: "image/png", buffer: await photo(480, 360) }]);
     const chip = page.locator(".attach-chip");
     // The preview is the picked file itself (a blob: URL the page allows).
     await poll(() => chip.locator("img").evaluate((el) => el.complete && el.naturalWidth === 480), { what: "the chip's preview shown" });
