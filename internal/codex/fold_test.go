@@ -266,8 +266,10 @@ func TestFoldPeek(t *testing.T) {
 		want foldkit.Verdict
 	}{
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"world_state","payload":{}}`, foldkit.PeekSkip},
-		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"turn_context","payload":{}}`, foldkit.PeekSkip},
-		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"token_count"}}`, foldkit.PeekSkip},
+		// Read for the usage meter: the model, the token counts.
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"turn_context","payload":{}}`, foldkit.PeekFull},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"token_count"}}`, foldkit.PeekFull},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"token_usage_record","payload":{}}`, foldkit.PeekSkip},
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"item_completed"}}`, foldkit.PeekSkip},
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"task_complete"}}`, foldkit.PeekFull},
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"response_item","payload":{}}`, foldkit.PeekFull},

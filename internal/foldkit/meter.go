@@ -34,10 +34,10 @@ type PriceTable struct {
 type Meter struct {
 	done     Tokens // requests before the latest one
 	cur      Tokens // the latest request
-	curID    []byte // the latest request's id, raw
+	curID    string // the latest request's id, raw
 	reqs     int
 	model    string
-	modelRaw []byte // model as last given raw (SetModelRaw)
+	modelRaw string // model as last given raw (SetModelRaw)
 	window   int64  // what the CLI reported, 0 if it did not
 	started  bool
 }
@@ -45,12 +45,13 @@ type Meter struct {
 // Request records the usage of request id, a raw JSON value (a
 // replacement when id is the latest one's, so a reply recorded line by
 // line counts once). Raw, so the hot path compares bytes and keeps a copy
-// only when the request changes.
+// only when the request changes (a string: no buffer a copy of the fold's
+// state could share).
 func (m *Meter) Request(id []byte, t Tokens) {
-	if !m.started || len(id) == 0 || string(id) != string(m.curID) {
+	if !m.started || len(id) == 0 || string(id) != m.curID {
 		m.done = m.done.plus(m.cur)
 		m.reqs++
-		m.curID = append(m.curID[:0], id...)
+		m.curID = string(id)
 	}
 	m.cur, m.started = t, true
 }
@@ -60,7 +61,7 @@ func (m *Meter) Request(id []byte, t Tokens) {
 func (m *Meter) Totals(total Tokens, context int64, requests int) {
 	m.done, m.cur = Tokens{}, total
 	m.cur.Context = context
-	m.curID, m.started = m.curID[:0], true
+	m.curID, m.started = "", true
 	m.reqs = max(requests, 1)
 }
 
@@ -74,10 +75,10 @@ func (m *Meter) SetModel(model string) {
 // SetModelRaw records the model from its raw JSON value, decoding it only
 // when it changed (a transcript names it on every line).
 func (m *Meter) SetModelRaw(raw []byte) {
-	if len(raw) == 0 || string(raw) == string(m.modelRaw) {
+	if len(raw) == 0 || string(raw) == m.modelRaw {
 		return
 	}
-	m.modelRaw = append(m.modelRaw[:0], raw...)
+	m.modelRaw = string(raw)
 	if s, ok := jsonscan.String(raw); ok {
 		m.SetModel(s)
 	}
