@@ -1,8 +1,9 @@
 // End-to-end at 390×844 in headless Chromium against the real lab server
 // (`lab demo`, the real Claude Code CLI and the scripted model): a photo
 // attached through the file chooser reaches the chat as a thumbnail read
-// back from the transcript, a photo attached to the first prompt too, and
-// the context meter warns once the model reports a context 85% full.
+// back from the transcript, a photo attached to the first prompt too, a
+// pasted screenshot and a dropped file attach, and the context meter
+// warns once the model reports a context 85% full.
 // Screenshots land in docs/screenshots/ with LAB_SCREENSHOTS=1
 // (`make screenshots`), else in a temp folder.
 //
@@ -125,6 +126,26 @@ describe("attachments and the meter, Claude Code", () => {
     assert.match(src, /^\/api\/v1\/runs\/[^/]+\/attachments\/\d+\/0$/);
     await chat().getByText("the bug is in this screenshot", { exact: false }).last().waitFor();
     await shot(page, "attach-photo");
+  });
+
+  test("a screenshot pasted into the text box, a file dropped on it", async () => {
+    const box = page.locator('[data-composer="open"] textarea');
+    await box.evaluate(async (el) => {
+      const c = document.createElement("canvas");
+      c.width = 64;
+      c.height = 40;
+      c.getContext("2d").fillRect(0, 0, 64, 40);
+      const png = await new Promise((ok) => c.toBlob(ok, "image/png"));
+      const paste = new DataTransfer();
+      paste.items.add(new File([png], "image.png", { type: "image/png" }));
+      el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: paste, bubbles: true, cancelable: true }));
+      const drop = new DataTransfer();
+      drop.items.add(new File(["a,b\n1,2\n"], "table.csv", { type: "text/csv" }));
+      el.dispatchEvent(new DragEvent("drop", { dataTransfer: drop, bubbles: true, cancelable: true }));
+    });
+    await poll(async () => (await page.locator('.attach-chip[data-status="ready"]').count()) === 2, { what: "both attached" });
+    assert.equal(await box.inputValue(), "", "the paste or the drop typed text");
+    while ((await page.locator(".attach-chip").count()) > 0) await page.locator(".attach-chip").first().getByRole("button").click();
   });
 
   test("a disguised image is refused where it was picked, nothing sent", async () => {
