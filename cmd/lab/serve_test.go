@@ -106,6 +106,13 @@ func startLabAt(t testing.TB, state, home string) *labServer {
 // with extra flags until stop.
 func serveLab(t testing.TB, state, home string, demo bool, flags ...string) *labServer {
 	t.Helper()
+	return serveLabWith(t, state, home, demo, nil, flags...)
+}
+
+// serveLabWith is serveLab with the parsed configuration changed by tweak
+// (when set) before lab starts.
+func serveLabWith(t testing.TB, state, home string, demo bool, tweak func(*serveConfig), flags ...string) *labServer {
+	t.Helper()
 	log := &syncBuf{}
 	env := Env{Stdout: io.Discard, Stderr: log, Getenv: func(k string) string {
 		if k == "HOME" {
@@ -122,6 +129,9 @@ func serveLab(t testing.TB, state, home string, demo bool, flags ...string) *lab
 	c.DemoModels = demoModels{
 		Claude: func(f *fakeclaudeapi.Server) { l.mu.Lock(); l.claude = f; l.mu.Unlock() },
 		Codex:  func(f *fakecodexapi.Server) { l.mu.Lock(); l.codex = f; l.mu.Unlock() },
+	}
+	if tweak != nil {
+		tweak(&c)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	addrs := make(chan string, 1)
@@ -175,7 +185,7 @@ func (l *labServer) call(method, path string, body any, out any) int {
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	if out != nil && resp.StatusCode < 300 {
+	if out != nil && resp.StatusCode < 300 && len(raw) > 0 {
 		if err := json.Unmarshal(raw, out); err != nil {
 			l.t.Fatalf("%s %s: %v in %s", method, path, err, raw)
 		}

@@ -24,6 +24,7 @@
 //	versions.go          the pinned and the verified CLI versions
 //	commands*.go         the slash commands: the built-in ones per version, the operator's own
 //	steer.go             the mode and model on screen, and the moves that switch them
+//	prices.go            the models' windows and prices (dated) for the usage meter
 //	history.go           the sessions a machine kept (History)
 //	attach.go, external.go
 //	                     processes lab did not start (Attacher): Claude Code's from its
@@ -47,6 +48,13 @@
 // internal/foldkit/foldtest, internal/foldkit/foldgen (the generators),
 // internal/fakeapi and internal/fakeapi/fakeapitest (the scripted APIs)
 // and internal/clitest (the real-CLI harnesses).
+//
+// For attachments and the usage meter the seam gained PromptBox.Attached
+// (an image attached by pasting its path shows in the box as a
+// placeholder), Driver.ClearKeys (a prompt lab could not finish leaves
+// nothing behind), Launch.Uploads (the folder the agent must be able to
+// read) and Fold.Usage; typing a prompt with attachments, checked step by
+// step on the box, is the same for every CLI and lives here (prompt.go).
 //
 // The seam grew twice for the second adapter: Command.Opening with
 // Step.Until (Codex enters Plan mode only by a key, which it may drop),
@@ -114,7 +122,14 @@ type Launch struct {
 	Home      string // the HOME the CLI runs with
 	Cwd       string
 	SeedTrust bool // mark Cwd trusted in the CLI's config first
-	Request   conv.StartRequest
+	// Uploads is the folder the run's uploads are stored in (exists):
+	// the agent must be able to read the files there, whatever its
+	// working folder.
+	Uploads string
+	// Request is the run's start request; its Prompt already names the
+	// files of Request.Files that are not images (conv.WithFileRefs):
+	// Prepare hands the images over the way its CLI takes them.
+	Request conv.StartRequest
 }
 
 // Command is how to start the CLI for a run.
@@ -167,6 +182,10 @@ type Fold interface {
 	// Settings are the permission mode and model the transcript last
 	// recorded ("" where it recorded none).
 	Settings() conv.Settings
+	// Usage is what the conversation used of its model as its lines
+	// recorded it (the context now, the session's tokens, an estimated
+	// cost), nil before any usage was recorded.
+	Usage() *conv.Usage
 }
 
 // Side reads a run's side channel: the events its hooks spooled. All of
@@ -243,6 +262,12 @@ type Driver interface {
 	// start of a line, or the line break before it when the line is empty
 	// (so repeating it empties the box); it does nothing to an empty box.
 	ClearKey() string
+	// ClearKeys are the keys that empty the input box while it holds
+	// attachments as well as text (sent only then: on an empty box they
+	// may mean something else), so a prompt with attachments lab could
+	// not submit leaves nothing behind. ClearKey, checked key by key,
+	// removes text alone.
+	ClearKeys() []string
 	// InterruptKey is the key that stops a turn or declines a picker.
 	InterruptKey() string
 	// Look says what the CLI's screen shows, for the live overlay.
@@ -300,9 +325,12 @@ type PromptBox interface {
 	// Holds reports whether the box shows text as a terminal draws it
 	// (clikit.BoxShows: wrapped, composed, its emoji and invisible
 	// characters drawn or not), or as the placeholder a long paste
-	// collapses into.
+	// collapses into, the placeholders of its attachments aside.
 	Holds(text string) bool
-	// Empty reports whether the box holds no text.
+	// Attached counts the attachments the box shows (images attached by
+	// pasting their path, each shown as a placeholder).
+	Attached() int
+	// Empty reports whether the box holds no text and no attachment.
 	Empty() bool
 	// Shown is what the box shows, for error messages.
 	Shown() string

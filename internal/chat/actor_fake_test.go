@@ -30,6 +30,12 @@ type fakeTUI struct {
 
 	prompt    string
 	submitted []string
+	// images counts the images attached to the prompt; a pasted path
+	// ending in an image extension attaches one ("[Image #n] "), as the
+	// real CLI does, unless noImages (a CLI that takes no such paste).
+	images   int
+	noImages bool
+	escaped  bool // the last key was an Escape on a box holding text
 
 	keys []string // every key and paste received, in order
 	// drop, when set, is asked for each key; true swallows it (a key lost
@@ -98,6 +104,11 @@ func (f *fakeTUI) Paste(ctx context.Context, text string) error {
 		return nil
 	}
 	if !f.active() {
+		if !f.noImages && strings.HasPrefix(text, "/") && (strings.HasSuffix(text, ".png") || strings.HasSuffix(text, ".jpg")) {
+			f.images++
+			f.prompt += fmt.Sprintf("[Image #%d] ", f.images)
+			return nil
+		}
 		if f.mangle != nil {
 			text = f.mangle(text)
 		}
@@ -150,6 +161,8 @@ func (f *fakeTUI) rows() int {
 
 func (f *fakeTUI) apply(key string) {
 	if !f.active() {
+		escaped := f.escaped
+		f.escaped = false
 		switch key {
 		case "Enter":
 			if f.enterLost > 0 {
@@ -159,7 +172,7 @@ func (f *fakeTUI) apply(key string) {
 			if strings.TrimSpace(f.prompt) != "" {
 				f.submitted = append(f.submitted, f.prompt)
 			}
-			f.prompt = ""
+			f.prompt, f.images = "", 0
 		case "C-u":
 			// The line's text, or the line break before an empty line.
 			lines := strings.Split(f.prompt, "\n")
@@ -169,6 +182,13 @@ func (f *fakeTUI) apply(key string) {
 				lines = lines[:n-1]
 			}
 			f.prompt = strings.Join(lines, "\n")
+		case "Escape":
+			// The first Escape on a box holding text asks for a second.
+			if escaped {
+				f.prompt, f.images = "", 0
+			} else {
+				f.escaped = f.prompt != ""
+			}
 		}
 		return
 	}

@@ -57,8 +57,12 @@ func (a *Actor) play(ctx context.Context, steps []agent.Step) (committed bool, e
 			}
 		}
 	}
-	return false, errors.New("chat: recipe has no committing key")
+	return false, errNoCommit
 }
+
+// errNoCommit is what play returns for steps that end without a
+// committing key (a reply composed, waiting for its Enter).
+var errNoCommit = errors.New("chat: recipe has no committing key")
 
 // check polls the pane until it shows what e expects, noting when each
 // screen was first seen, and returns the matching screen's id. A mismatch

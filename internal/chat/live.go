@@ -78,6 +78,7 @@ type frame struct {
 	alert    *conv.Lifecycle
 	progress *conv.Progress
 	settings *conv.Settings
+	usage    *conv.Usage
 	lastAt   time.Time
 	preview  string
 }
@@ -283,6 +284,9 @@ func (l *live) stateFrom(st agent.SideState) conv.State {
 func (l *live) publishFrame() {
 	f := &frame{view: l.view, state: l.state, pending: l.pending.Clone(), progress: l.progressLocked(),
 		settings: l.settingsLocked(), lastAt: l.act.lastAt, preview: l.act.preview}
+	if l.view != nil {
+		f.usage = l.view.Usage()
+	}
 	if a := l.look.alert; a != nil {
 		c := *a
 		f.alert = &c
@@ -337,6 +341,7 @@ func (l *live) overlayRun(r *conv.Run) {
 		r.LastActivity = &t
 	}
 	r.Preview = f.preview
+	r.Usage = f.usage
 	// While a dialog waits, the preview is what it asks.
 	if s := clipRunes(conv.DialogLine(f.pending), previewMax); s != "" {
 		r.Preview = s

@@ -167,7 +167,7 @@ func (a *Actor) submit(ctx context.Context, name, line string) error {
 		a.clearPrompt(ctx)
 		return conv.Wrap(conv.EUnavailable, err, "command cancelled")
 	}
-	_, err := a.enter(ctx, line, "command")
+	_, err := a.enter(ctx, a.submitted(line), "command")
 	return err
 }
 

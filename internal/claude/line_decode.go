@@ -144,7 +144,9 @@ type foldMessage struct {
 	role       []byte
 	content    []byte
 	stopReason []byte
+	id         []byte
 	model      []byte
+	usage      []byte
 }
 
 func (m *foldMessage) parse(raw []byte) bool {
@@ -161,8 +163,12 @@ func (m *foldMessage) set(k, v []byte) {
 		m.content = v
 	case "stop_reason":
 		m.stopReason = v
+	case "id":
+		m.id = v
 	case "model":
 		m.model = v
+	case "usage":
+		m.usage = v
 	}
 }
 
@@ -177,6 +183,7 @@ type foldBlock struct {
 	toolUseID []byte
 	content   []byte
 	isError   bool
+	source    []byte // an image's
 }
 
 // next fills bl from the next block of a content array, walking it once;
@@ -207,5 +214,7 @@ func (bl *foldBlock) set(k, v []byte) {
 		bl.content = v
 	case "is_error":
 		bl.isError = jsonscan.True(v)
+	case "source":
+		bl.source = v
 	}
 }

@@ -93,13 +93,13 @@ func peekEvent(b []byte, i int) foldkit.Verdict {
 }
 
 // foldShownEvent reports whether an event_msg type moves the chat, its
-// state or its settings (the model and permissions a change applied); the
-// rest (token counts, the UI's item events, older versions' copies of the
-// messages) is bookkeeping.
+// state, its settings (the model and permissions a change applied) or the
+// usage meter; the rest (the UI's item events, older versions' copies of
+// the messages) is bookkeeping.
 func foldShownEvent(ev string) bool {
 	switch ev {
 	case "task_started", "task_complete", "turn_aborted", "error", "warning", "stream_error", "context_compacted", "thread_rolled_back",
-		"thread_settings_applied":
+		"thread_settings_applied", "token_count":
 		return true
 	}
 	return false
@@ -243,6 +243,8 @@ type payloadItem struct {
 	mode      []byte // task_started: collaboration_mode_kind
 	numTurns  []byte // thread_rolled_back
 	settings  []byte // thread_settings_applied: thread_settings
+	window    []byte // task_started: model_context_window
+	info      []byte // token_count
 	// turn_context (and inside thread_settings): the model, the sandbox
 	// policy, the collaboration mode and the active permission profile.
 	model         []byte
@@ -304,5 +306,9 @@ func (it *payloadItem) set(k, v []byte) {
 		it.collabMode = v
 	case "active_permission_profile":
 		it.profile = v
+	case "model_context_window":
+		it.window = v
+	case "info":
+		it.info = v
 	}
 }

@@ -46,7 +46,7 @@ var modes = []conv.PermissionMode{
 // asks for one (the API still takes an empty prompt).
 func (Provider) Info() conv.ProviderInfo {
 	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true, Attach: true,
-		SwitchModes: switchModes, Models: models}
+		Attachments: true, SwitchModes: switchModes, Models: models}
 }
 
 // ResolveBin finds the codex binary: a path, or a name looked up in PATH
@@ -82,9 +82,11 @@ func (Provider) CheckStart(req conv.StartRequest, euid int) error {
 
 // Prepare makes the run's spool folder and returns the command line: the
 // hooks as session flags spooling into RunDir/spool, the folder trusted
-// for this process when asked, the sandbox and approval policy. Nothing is
-// written into the operator's CODEX_HOME. A run in Plan mode gets its
-// prompt typed by its opening, after the mode switch.
+// for this process when asked, the sandbox and approval policy, and the
+// first prompt's images (--image). Nothing is written into the operator's
+// CODEX_HOME. A run in Plan mode gets its prompt typed by its opening,
+// after the mode switch, its images attached by pasting their paths. The
+// sandbox lets the agent read the uploads folder in every mode.
 func (p Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, error) {
 	spool := filepath.Join(spec.RunDir, "spool")
 	if err := os.MkdirAll(spool, 0o700); err != nil {
@@ -95,11 +97,12 @@ func (p Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command
 		return agent.Command{}, conv.Wrap(conv.EInternal, err, "the run's hook flags")
 	}
 	r := spec.Request
-	o := SpawnOptions{Bin: spec.Bin, Sandbox: r.PermissionMode, Model: r.Model, Hooks: hooks, Config: p.Config, ResumeID: r.Resume, Prompt: r.Prompt}
+	images := clikit.ImagePaths(r.Files)
+	o := SpawnOptions{Bin: spec.Bin, Sandbox: r.PermissionMode, Model: r.Model, Hooks: hooks, Config: p.Config, ResumeID: r.Resume, Prompt: r.Prompt, Images: images}
 	var cmd agent.Command
 	if r.PermissionMode == ModePlan {
-		o.Sandbox, o.Prompt = SandboxWorkspaceWrite, ""
-		cmd.Opening = planOpening(r.Prompt)
+		o.Sandbox, o.Prompt, o.Images = SandboxWorkspaceWrite, "", nil
+		cmd.Opening = planOpening(r.Prompt, images)
 	}
 	if spec.SeedTrust {
 		o.Trust = []string{spec.Cwd}
@@ -311,6 +314,10 @@ func (driver) SwitchMode(mode, capture string) ([]agent.Move, error) {
 func (driver) SwitchModel(model, _ string) ([]agent.Move, error) {
 	return SwitchModel(model)
 }
+
+// ClearKeys: ctrl+c on a box holding text or images empties it (on an
+// empty box it would offer to quit, hence only then; seen on 0.171.0).
+func (driver) ClearKeys() []string { return []string{"C-c"} }
 
 // Read returns what the spool says in the provider-neutral shape
 // (agent.Side): the current session, the questions and the approval prompt

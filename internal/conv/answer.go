@@ -39,6 +39,9 @@ type Page struct {
 	// Settings are the permission mode and model a live run uses now;
 	// nil when neither is known (and for history).
 	Settings *Settings `json:"settings,omitempty"`
+	// Usage is what the conversation used of its model, nil until the
+	// CLI recorded any.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // Progress is a working run's live activity, served beside the stream

@@ -44,6 +44,7 @@ type Input struct {
 	peeked   bool   // the held line's prefix already asked for a full parse
 	reading  bool   // inside FeedFrom: keep the line buffer between lines
 	skipping bool   // discarding the rest of a bookkeeping line
+	start    int64  // the file offset of the line being held or folded
 	bytes    int64
 	lines    int
 	skipped  int
@@ -53,6 +54,7 @@ type Input struct {
 // incomplete one held, or dropped as it streams in once peek says it is
 // bookkeeping.
 func (in *Input) Feed(p []byte, peek Peek, line Line) {
+	off := in.bytes // the file offset of p[0]
 	in.bytes += int64(len(p))
 	for len(p) > 0 {
 		if in.skipping {
@@ -62,7 +64,8 @@ func (in *Input) Feed(p []byte, peek Peek, line Line) {
 			}
 			in.skipping = false
 			in.lines++
-			p = p[k+1:]
+			off, p = off+int64(k+1), p[k+1:]
+			in.start = off
 			continue
 		}
 		k := bytes.IndexByte(p, '\n')
@@ -74,7 +77,8 @@ func (in *Input) Feed(p []byte, peek Peek, line Line) {
 			in.partial = appendGrow(in.partial, p[:k])
 			in.line(in.partial, peek, line)
 			in.releasePartial()
-			p = p[k+1:]
+			off, p = off+int64(k+1), p[k+1:]
+			in.start = off
 			continue
 		}
 		if k < 0 {
@@ -82,7 +86,8 @@ func (in *Input) Feed(p []byte, peek Peek, line Line) {
 			return
 		}
 		in.line(p[:k], peek, line)
-		p = p[k+1:]
+		off, p = off+int64(k+1), p[k+1:]
+		in.start = off
 	}
 }
 
@@ -224,6 +229,7 @@ func (in *Input) feedOntoHeld(held, n int, peek Peek, line Line) {
 	rest := p[k+1:] // still valid after the line: releasePartial keeps the buffer while reading
 	in.line(in.partial[:held+k], peek, line)
 	in.releasePartial()
+	in.start = in.bytes
 	// Feed folds the rest's complete lines where they lie, then holds its
 	// tail by copying it to the front of this same buffer (appendGrow).
 	in.Feed(rest, peek, line)
@@ -249,6 +255,11 @@ func (in *Input) Lines() int { return in.lines }
 // SkippedLines returns how many lines were malformed and skipped.
 // Bookkeeping and unknown line types are skipped silently, not counted.
 func (in *Input) SkippedLines() int { return in.skipped }
+
+// LineStart returns the file offset of the line being folded (during a
+// Line call) or held: what a fold records to find a part of the line in
+// the file again.
+func (in *Input) LineStart() int64 { return in.start }
 
 // Bytes returns the bytes consumed so far, including a held partial line.
 func (in *Input) Bytes() int64 { return in.bytes }

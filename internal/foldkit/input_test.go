@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -169,4 +170,51 @@ func TestInputSpareLineBuffer(t *testing.T) {
 	if n, c := third.in.Held(); n != PartialKeep+1 || c > spareSlack*2*n {
 		t.Fatalf("holding %d bytes in a %d-byte buffer; want at most %d× what it needs", n, c, spareSlack)
 	}
+}
+
+// LineStart locates each folded line in the file, whatever the split and
+// whichever path fed it (Feed, or FeedFrom reading onto a held line).
+func TestLineStartLocatesEachLine(t *testing.T) {
+	data := toyData + "\n" + strings.Repeat("x", 300<<10) + "\n#" + strings.Repeat("y", 300<<10) + "\nlast\n"
+	check := func(t *testing.T, feed func(in *Input, line Line)) {
+		t.Helper()
+		var in Input
+		n := 0
+		feed(&in, func(b []byte) bool {
+			start := in.LineStart()
+			if got := data[start : start+int64(len(b))]; got != string(b) {
+				t.Fatalf("line %q located at %d, where the file has %q", clip(b), start, clip([]byte(got)))
+			}
+			n++
+			return true
+		})
+		if n != 7 {
+			t.Fatalf("folded %d lines; want 7", n)
+		}
+	}
+	for _, cut := range []int{1, 3, 7, 64, 4096, len(data)} {
+		t.Run("Feed"+strconv.Itoa(cut), func(t *testing.T) {
+			check(t, func(in *Input, line Line) {
+				for p := []byte(data); len(p) > 0; {
+					k := min(cut, len(p))
+					in.Feed(p[:k], toyPeek, line)
+					p = p[k:]
+				}
+			})
+		})
+	}
+	t.Run("FeedFrom", func(t *testing.T) {
+		check(t, func(in *Input, line Line) {
+			if _, err := in.FeedFrom(iotest.HalfReader(strings.NewReader(data)), toyPeek, line); err != nil {
+				t.Fatal(err)
+			}
+		})
+	})
+}
+
+func clip(b []byte) string {
+	if len(b) > 20 {
+		return string(b[:20]) + "…"
+	}
+	return string(b)
 }

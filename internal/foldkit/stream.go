@@ -158,6 +158,7 @@ func CloneMessage(m conv.Message) conv.Message {
 		m.Lifecycle = &l
 	}
 	m.Dialog = m.Dialog.Clone()
+	m.Attachments = slices.Clone(m.Attachments)
 	return m
 }
 

@@ -52,6 +52,10 @@ type Config struct {
 	// peer ids are then nobody's).
 	Peers Peers
 
+	// Uploads keeps the files sent for agents and serves the images a
+	// chat shows; nil answers with 503.
+	Uploads Uploads
+
 	// Broker fans events out to SSE clients; nil makes one. Pass your own
 	// to publish before the server exists.
 	Broker *Broker
@@ -83,6 +87,7 @@ type Config struct {
 	Heartbeat       time.Duration // SSE heartbeat interval; default 25 s
 	SSEWriteTimeout time.Duration // per-event write deadline; default 10 s
 	MaxBodyBytes    int64         // request body cap; default 1 MiB
+	MaxUploadBytes  int64         // an upload's cap (its store's too); default 20 MiB
 
 	// Login and setup attempts. A known device (a browser that logged in
 	// before, holding a valid device cookie) spends only from its own
@@ -109,6 +114,7 @@ const (
 	DefaultHeartbeat       = 25 * time.Second
 	DefaultSSEWriteTimeout = 10 * time.Second
 	DefaultMaxBodyBytes    = 1 << 20
+	DefaultMaxUploadBytes  = 20 << 20
 )
 
 var (
@@ -167,6 +173,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxUploadBytes <= 0 {
+		cfg.MaxUploadBytes = DefaultMaxUploadBytes
 	}
 	if cfg.LoginLimit == (RateLimit{}) {
 		cfg.LoginLimit = defaultLoginLimit

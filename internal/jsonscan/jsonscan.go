@@ -712,3 +712,29 @@ func Key(raw []byte) (string, bool) {
 	out, _, ok := unescape(raw, -1)
 	return string(out), ok
 }
+
+// Int decodes a JSON integer value; anything else (a fraction, a string,
+// null, an overflow) yields 0.
+func Int(raw []byte) int64 {
+	var n int64
+	if len(raw) == 0 || len(raw) > 19 {
+		return 0
+	}
+	neg := raw[0] == '-'
+	if neg {
+		raw = raw[1:]
+		if len(raw) == 0 {
+			return 0
+		}
+	}
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
+}

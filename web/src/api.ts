@@ -115,6 +115,13 @@ export interface Dialog {
   outcome: Outcome | null;
 }
 
+/** An image or file a prompt came with (conv.AttachedFile); an image's bytes are at attachmentURL. */
+export interface AttachedFile {
+  kind: "image" | "file";
+  media_type?: string;
+  name?: string;
+}
+
 export interface Message {
   seq: number;
   kind: Kind;
@@ -124,7 +131,32 @@ export interface Message {
   tool?: ToolCall;
   dialog?: Dialog;
   lifecycle?: Lifecycle;
+  attachments?: AttachedFile[];
   content_hash: string;
+}
+
+/** A file sent to lab for an agent (conv.Upload): lab's name, the type its bytes show. */
+export interface Upload {
+  upload_id: string;
+  name: string;
+  media_type: string;
+  size: number;
+}
+
+/** What a conversation used of its model (conv.Usage); cost_usd is an estimate from the price table of price_date. */
+export interface Usage {
+  model?: string;
+  context_tokens: number;
+  /** The model's context window; absent when unknown. */
+  context_window?: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  requests: number;
+  cost_usd?: number;
+  price_date?: string;
+  estimate?: boolean;
 }
 
 export interface Page {
@@ -139,6 +171,8 @@ export interface Page {
   has_more_before: boolean;
   /** What a working run does now; absent unless working. */
   progress?: Progress | null;
+  /** What the conversation used of its model; absent until any usage was recorded. */
+  usage?: Usage;
   /** The permission mode and model a live run uses now (its transcript and screen). */
   settings?: Settings | null;
 }
@@ -212,6 +246,8 @@ export interface Run {
   seen_at?: string;
   /** The git worktree the run works in, when it asked for one. */
   worktree?: Worktree;
+  /** What its conversation used of its model (GET /runs/{id}, live runs in the list). */
+  usage?: Usage;
 }
 
 /** Worktree (conv.Worktree): the run's own git worktree and branch. */
@@ -304,6 +340,8 @@ export interface StartRequest {
   permission_mode?: string;
   /** Work in a new git worktree of the folder's repository, on a branch of its own. */
   worktree?: boolean;
+  /** Files for the first prompt, staged with api.upload(null, …). */
+  uploads?: string[];
 }
 
 export interface Session {
@@ -347,6 +385,8 @@ export interface ProviderInfo {
   attach?: boolean;
   /** A run may start without a first prompt (the form asks for one otherwise). */
   prompt_optional?: boolean;
+  /** The CLI takes photos and files with a prompt. */
+  attachments?: boolean;
   /** The modes a live run can be switched to while it waits for input. */
   switch_modes?: string[];
   /** The models a live run can be switched to. */
@@ -539,6 +579,37 @@ export async function call<T>(method: "GET" | "POST" | "DELETE", path: string, b
   return data as T;
 }
 
+/**
+ * upload sends a file's bytes as they are (the server sniffs their type
+ * and names the file itself): to run `runId`, or staged for a run about to
+ * start when null.
+ */
+async function upload(runId: string | null, file: Blob, name: string): Promise<Upload> {
+  const path = (runId ? `/runs/${enc(runId)}/uploads` : "/uploads") + qs({ name });
+  let res: Response;
+  try {
+    res = await fetch(base + path, {
+      method: "POST",
+      headers: { Accept: "application/json", "X-CSRF-Token": csrf, "Content-Type": file.type || "application/octet-stream" },
+      credentials: "same-origin",
+      body: file,
+    });
+  } catch {
+    throw new ApiError(0, "cannot reach the lab server");
+  }
+  const data = (await res.json().catch(() => undefined)) as (Upload & { error?: string }) | undefined;
+  if (!res.ok) {
+    if (res.status === 401) unauthorizedListeners.forEach((fn) => fn());
+    throw new ApiError(res.status, data?.error ?? `${res.status} ${res.statusText}`);
+  }
+  return data as Upload;
+}
+
+/** attachmentURL is where image n of message seq of a run's (or a history session's) chat is served. */
+export function attachmentURL(kind: "runs" | "sessions", id: string, seq: number, n: number): string {
+  return `${base}/${kind}/${encodeURIComponent(id)}/attachments/${seq}/${n}`;
+}
+
 function qs(params: Record<string, string | number | undefined>): string {
   const u = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) {
@@ -589,7 +660,10 @@ export const api = {
   stopRun: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/stop`),
   runMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/runs/${enc(id)}/messages${qs({ ...q })}`),
-  reply: (id: string, text: string) => call<unknown>("POST", `/runs/${enc(id)}/reply`, { text }),
+  run: (id: string) => call<Run>("GET", `/runs/${enc(id)}`),
+  reply: (id: string, text: string, uploads?: string[]) =>
+    call<unknown>("POST", `/runs/${enc(id)}/reply`, uploads?.length ? { text, uploads } : { text }),
+  upload,
   interrupt: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/interrupt`),
   answer: (id: string, a: Answer) => call<unknown>("POST", `/runs/${enc(id)}/answer`, a),
   commands: async (id: string): Promise<Command[]> =>

@@ -10,15 +10,20 @@
 //   a listed command instead of sending it as text (steer/SlashMenu.tsx).
 
 import { createSignal, Match, Show, Switch } from "solid-js";
-import { isOffline, type Command, type State } from "../api";
+import { isOffline, type Command, type State, type Upload } from "../api";
 import { fill, route } from "../lib/slash";
 import { slashMenu } from "../steer/lazy";
+import { AttachButton, AttachChips, createAttachments } from "./ComposerAttach";
 import { ConfirmInterrupt } from "./ConfirmInterrupt";
 
 export interface ComposerProps {
   state: State | null;
   pending: boolean;
-  onReply: (text: string) => Promise<void>;
+  /** uploads are the ids of the files attached to the reply. */
+  onReply: (text: string, uploads?: string[]) => Promise<void>;
+  /** upload sends a file for the next reply; attach says the CLI takes files (default true when upload is set). */
+  upload?: (f: File) => Promise<Upload>;
+  attach?: boolean;
   onInterrupt: () => Promise<void>;
   onShowCard: () => void;
   slash?: Slash;
@@ -39,6 +44,8 @@ export function Composer(props: ComposerProps) {
   const [text, setText] = createSignal("");
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal("");
+  const att = props.upload ? createAttachments(props.upload) : undefined;
+  const ready = () => (text().trim() !== "" || (att?.ids().length ?? 0) > 0) && !att?.uploading();
 
   async function act(fn: () => Promise<void>) {
     setBusy(true);
@@ -60,12 +67,16 @@ export function Composer(props: ComposerProps) {
 
   async function send(asText = false) {
     const t = text();
-    if (t.trim() === "" || busy()) return;
-    const r = props.slash && !asText ? route(props.slash.commands(), t) : ({ kind: "text" } as const);
-    const deliver = r.kind === "command" ? () => props.slash!.run(r.command.name, r.args) : () => props.onReply(t);
+    if (!ready() || busy()) return;
+    const ids = att?.ids();
+    // A listed slash command goes to the command path (never with files);
+    // anything else, files included, is a reply.
+    const r = props.slash && !asText && !ids?.length ? route(props.slash.commands(), t) : ({ kind: "text" } as const);
+    const deliver = r.kind === "command" ? () => props.slash!.run(r.command.name, r.args) : () => props.onReply(t, ids);
     if (await act(deliver)) {
       // Back to one line, and the keyboard stays up for the next reply.
       setText("");
+      att?.clear();
       if (box) {
         box.value = "";
         box.style.height = "";
@@ -123,7 +134,9 @@ export function Composer(props: ComposerProps) {
               );
             }}
           </Show>
-          <div class="compose" data-composer="open">
+          <Show when={att}>{(a) => <AttachChips att={a()} />}</Show>
+          <div class="compose" data-composer="open" onDragOver={(e) => att && e.preventDefault()} onDrop={(e) => att?.drop(e)}>
+            <Show when={props.attach !== false ? att : undefined}>{(a) => <AttachButton att={a()} disabled={busy()} />}</Show>
             <textarea
               name="reply"
               rows={1}
@@ -137,6 +150,7 @@ export function Composer(props: ComposerProps) {
                 if (e.currentTarget.value.startsWith("/")) props.slash?.prepare();
                 grow(e.currentTarget);
               }}
+              onPaste={(e) => att?.paste(e)}
               onKeyDown={(e) => {
                 if (e.key === "Enter" && !e.shiftKey && !e.isComposing && finePointer()) {
                   e.preventDefault();
@@ -149,7 +163,7 @@ export function Composer(props: ComposerProps) {
               <Show when={props.state === "working"}>{interrupt}</Show>
               <button
                 class="btn primary"
-                disabled={busy() || text().trim() === ""}
+                disabled={busy() || !ready()}
                 // Tapping Send must not move the focus off the textarea,
                 // or the phone's keyboard would drop after every reply.
                 onPointerDown={(e) => e.preventDefault()}

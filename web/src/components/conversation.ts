@@ -4,7 +4,7 @@
 // refetch); this file only sequences requests and holds signals.
 
 import { createSignal, onCleanup } from "solid-js";
-import { ApiError, type Dialog, type Lifecycle, type Message, type Page, type Progress, type Settings, type State, type WindowQuery } from "../api";
+import { ApiError, type Dialog, type Lifecycle, type Message, type Page, type Progress, type Settings, type State, type Usage, type WindowQuery } from "../api";
 import { subscribe } from "../events";
 import { prerenderMarkdown } from "../lib/markdown";
 import { emptyWindow, firstSeq, lastSeq, mergeWindow, type Window } from "../lib/merge";
@@ -45,6 +45,8 @@ export function createConversation(src: Source) {
   const [settings, setSettings] = createSignal<Settings | null>(null);
   // A problem the CLI's screen shows that the stream cannot.
   const [alert, setAlert] = createSignal<Lifecycle | null>(null);
+  // What the conversation used of its model (the meter).
+  const [usage, setUsage] = createSignal<Usage | null>(null);
   const [error, setError] = createSignal("");
   // The conversation does not exist (404): the screen shows not found.
   const [notFound, setNotFound] = createSignal(false);
@@ -71,6 +73,7 @@ export function createConversation(src: Source) {
     setProgress(page.state === "working" ? (page.progress ?? null) : null);
     setAlert(page.alert ?? null);
     setSettings(page.settings ?? null);
+    setUsage(page.usage ?? null);
   }
 
   /** refresh runs one planned fetch; concurrent calls coalesce into one more. */
@@ -176,5 +179,5 @@ export function createConversation(src: Source) {
 
   void refresh();
 
-  return { win, state, pending, alert, progress, settings, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
+  return { win, state, pending, alert, progress, settings, usage, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
 }

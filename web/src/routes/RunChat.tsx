@@ -5,12 +5,14 @@
 import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import { api, type Run } from "../api";
 import { changesSheet, loadChangesSheet } from "../changes/lazy";
+import { AttachmentsOf } from "../components/Attachments";
 import { ChatPane } from "../components/ChatPane";
 import { CliNote } from "../components/CliVersion";
 import { Composer } from "../components/Composer";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
 import { LiveTail } from "../components/LiveTail";
+import { MeterBadge, MeterPanel } from "../components/Meter";
 import { NotFound } from "../components/NotFound";
 import { createReplyQueue } from "../components/queue";
 import { EndedBar, ReadOnlyBar } from "../components/RunBars";
@@ -20,7 +22,7 @@ import { subscribe } from "../events";
 import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
 import { lastSeq } from "../lib/merge";
-import { providerLabel, providers } from "../providers";
+import { providerInfo, providerLabel, providers } from "../providers";
 import { trackSeen } from "../seen";
 import { manyMachines } from "../machines";
 import { loadTerminalSheet, terminalSheet } from "../terminal/lazy";
@@ -38,6 +40,7 @@ export function RunChat(props: { id: string }) {
   const [terminal, setTerminal] = createSignal(false);
   const [steering, setSteering] = createSignal(false);
   const commands = runCommands(props.id);
+  const [meter, setMeter] = createSignal(false);
   let showCard = () => {};
 
   async function loadRun() {
@@ -82,10 +85,10 @@ export function RunChat(props: { id: string }) {
   }
 
   /** sendReply shows the reply at once; the bubble goes when the transcript has it, or now if it failed (the sender keeps the text). */
-  async function sendReply(t: string) {
-    const q = queue.add(t);
+  async function sendReply(t: string, uploads?: string[]) {
+    const q = t.trim() ? queue.add(t) : 0;
     try {
-      await api.reply(props.id, t);
+      await api.reply(props.id, t, uploads);
     } catch (e) {
       queue.remove(q);
       throw e;
@@ -108,6 +111,11 @@ export function RunChat(props: { id: string }) {
               <span class="machine" data-machine={run()!.machine}>
                 {run()!.machine}
               </span>{" "}
+              ·{" "}
+            </Show>
+            <Show when={conv.usage()}>
+              <MeterBadge usage={conv.usage()} open={meter()} onToggle={() => setMeter(!meter())} />
+              {" "}
               ·{" "}
             </Show>
             <Show when={run()?.provider}>
@@ -163,6 +171,7 @@ export function RunChat(props: { id: string }) {
           }}
         />
       </Show>
+      <MeterPanel usage={conv.usage()} open={meter()} runId={props.id} live={state() !== "ended"} />
       <Show when={run()?.worktree}>
         {(w) => (
           <div class="muted small" style={{ padding: "2px 16px", "border-bottom": "1px solid var(--line)", "overflow-wrap": "anywhere" }} data-branch-strip>
@@ -204,13 +213,15 @@ export function RunChat(props: { id: string }) {
         </p>
       </Show>
       <RunFolder.Provider value={() => run()?.cwd}>
-        <ChatPane
-          conv={conv}
-          readOnly={false}
-          onAnswer={(a) => api.answer(props.id, a).then(() => undefined)}
-          bindShowCard={(fn) => (showCard = fn)}
-          footer={<LiveTail conv={conv} queue={queue} />}
-        />
+        <AttachmentsOf.Provider value={() => ({ kind: "runs", id: props.id })}>
+          <ChatPane
+            conv={conv}
+            readOnly={false}
+            onAnswer={(a) => api.answer(props.id, a).then(() => undefined)}
+            bindShowCard={(fn) => (showCard = fn)}
+            footer={<LiveTail conv={conv} queue={queue} />}
+          />
+        </AttachmentsOf.Provider>
       </RunFolder.Provider>
       <Switch>
         <Match when={state() === "ended"}>
@@ -222,6 +233,8 @@ export function RunChat(props: { id: string }) {
             state={state()}
             pending={!!conv.pending()}
             onReply={sendReply}
+            upload={(f) => api.upload(props.id, f, f.name)}
+            attach={providerInfo(run()?.provider)?.attachments !== false}
             onInterrupt={async () => {
               await api.interrupt(props.id);
               conv.refresh();
