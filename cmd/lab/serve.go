@@ -530,9 +530,9 @@ func (a runnerAdapter) Pane(id string) chat.Pane {
 
 type deadPane struct{ err error }
 
-func (d deadPane) SendKey(context.Context, string) error   { return d.err }
-func (d deadPane) Paste(context.Context, string) error     { return d.err }
-func (d deadPane) Capture(context.Context) (string, error) { return "", d.err }
+func (d deadPane) SendKeys(context.Context, ...string) error { return d.err }
+func (d deadPane) Paste(context.Context, string) error       { return d.err }
+func (d deadPane) Capture(context.Context) (string, error)   { return "", d.err }
 
 // sessionOwners maps each session id to the run that last had it.
 func sessionOwners(ctx context.Context, db *store.DB) map[string]chat.Owner {

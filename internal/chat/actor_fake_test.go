@@ -31,12 +31,16 @@ type fakeTUI struct {
 	prompt    string
 	submitted []string
 
-	keys []string // every key and paste received, in order
+	keys   []string   // every key and paste received, in order
+	bursts [][]string // the same, one entry per SendKeys or Paste call
 	// drop, when set, is asked for each key; true swallows it (a key lost
 	// on the way to the TUI).
 	drop func(n int, key string) bool
 	// deaf swallows everything (a hung TUI).
 	deaf bool
+	// unrecorded keeps the dialog pending after the picker closed (a
+	// transcript that has not caught up yet).
+	unrecorded bool
 	// enterLost swallows the next n Enters in the prompt.
 	enterLost int
 	// onKey runs after each key is applied (to inject terminal actions).
@@ -60,11 +64,17 @@ func newFakeTUI(d *conv.Dialog) *fakeTUI {
 func (f *fakeTUI) pending(ctx context.Context) (*conv.Dialog, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.dialog == nil || f.result != "" {
+	if f.dialog == nil || (f.result != "" && !f.unrecorded) {
 		return nil, nil
 	}
 	c := *f.dialog
 	return &c, nil
+}
+
+func (f *fakeTUI) sentBursts() [][]string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([][]string(nil), f.bursts...)
 }
 
 func (f *fakeTUI) sent() []string {
@@ -73,16 +83,20 @@ func (f *fakeTUI) sent() []string {
 	return append([]string(nil), f.keys...)
 }
 
-func (f *fakeTUI) SendKey(ctx context.Context, key string) error {
+// SendKeys applies keys in order, as the CLI reads a burst.
+func (f *fakeTUI) SendKeys(ctx context.Context, keys ...string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.keys = append(f.keys, key)
-	if f.deaf || (f.drop != nil && f.drop(len(f.keys), key)) {
-		return nil
-	}
-	f.apply(key)
-	if f.onKey != nil {
-		f.onKey(f, key)
+	f.bursts = append(f.bursts, keys)
+	for _, key := range keys {
+		f.keys = append(f.keys, key)
+		if f.deaf || (f.drop != nil && f.drop(len(f.keys), key)) {
+			continue
+		}
+		f.apply(key)
+		if f.onKey != nil {
+			f.onKey(f, key)
+		}
 	}
 	return nil
 }
@@ -91,6 +105,7 @@ func (f *fakeTUI) Paste(ctx context.Context, text string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.keys = append(f.keys, "paste:"+text)
+	f.bursts = append(f.bursts, []string{"paste:" + text})
 	if f.deaf {
 		return nil
 	}

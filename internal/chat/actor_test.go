@@ -16,7 +16,6 @@ import (
 
 func testOpts() ActorOptions {
 	return ActorOptions{
-		KeyDelay:      time.Millisecond,
 		PickerGrace:   -1,
 		CheckTimeout:  300 * time.Millisecond,
 		CheckPoll:     2 * time.Millisecond,

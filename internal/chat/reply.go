@@ -87,11 +87,11 @@ func (a *Actor) Reply(ctx context.Context, text string) error {
 	if err := a.poll(ctx, a.holds(text)); err != nil {
 		return conv.Wrap(conv.EConflict, err, "the reply did not appear in the prompt; it was not submitted")
 	}
-	if err := pause(ctx, a.opts.KeyDelay); err != nil {
+	if err := pause(ctx, a.opts.ReplyDelay); err != nil {
 		return conv.Wrap(conv.EUnavailable, err, "reply cancelled")
 	}
 	for attempt := 1; ; attempt++ {
-		if err := a.pane.SendKey(ctx, "Enter"); err != nil {
+		if err := a.pane.SendKeys(ctx, "Enter"); err != nil {
 			return conv.Wrap(conv.EUnavailable, err, "sending Enter")
 		}
 		err := a.poll(ctx, a.submitted(text))
