@@ -1,0 +1,293 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lab/internal/agent"
+	"lab/internal/codex"
+	"lab/internal/codextest"
+	"lab/internal/conv"
+	"lab/internal/fakecodexapi"
+)
+
+// TestAnswerStressCodex is TestAnswerStress for the Codex CLI: dialogs of
+// its shapes answered through the Actor (bursts, checkpoints, the grace)
+// one after another in long-lived runs, each checked against what the
+// rollout recorded.
+//
+//	LAB_STRESS_DIALOGS=200 go test ./internal/chat -run TestAnswerStressCodex -v -timeout 2h
+func TestAnswerStressCodex(t *testing.T) {
+	n := 6
+	if v, _ := strconv.Atoi(os.Getenv("LAB_STRESS_DIALOGS")); v > 0 {
+		n = v
+	}
+	var normal, plan []codexShape
+	for i := 0; len(normal)+len(plan) < n; i++ {
+		s := codexShapes[i%len(codexShapes)]
+		if s.plan {
+			plan = append(plan, s)
+		} else {
+			normal = append(normal, s)
+		}
+	}
+	var mu sync.Mutex
+	var tally stressTally
+	var wg sync.WaitGroup
+	for _, list := range [][]codexShape{normal, plan} {
+		if len(list) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got := codexStressRun(t, list)
+			mu.Lock()
+			tally.add(got)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d dialogs: %d answered as meant, %d refused, %d wrong, %d harness errors; answer call p50 %v, p95 %v",
+		tally.n(), tally.ok, tally.conflict, tally.wrong, tally.err,
+		pct(tally.calls, 50).Round(time.Millisecond), pct(tally.calls, 95).Round(time.Millisecond))
+	for _, note := range tally.notes {
+		t.Log(note)
+	}
+	if tally.wrong > 0 || tally.conflict > 0 || tally.err > 0 || tally.n() != n {
+		t.Fatalf("%d of %d dialogs not answered as meant", tally.n()-tally.ok, n)
+	}
+}
+
+// codexShape is one kind of Codex dialog.
+type codexShape struct {
+	name, prompt string
+	plan         bool // asked in Plan mode
+	answer       func(d *conv.Dialog) conv.Answer
+	// ran checks a permission answer by the call's folded result; nil
+	// for dialogs, whose recorded outcome must be the intended one.
+	ran func(tc *conv.ToolCall) error
+}
+
+func codexOption(role conv.OptionRole) func(d *conv.Dialog) conv.Answer {
+	return func(d *conv.Dialog) conv.Answer {
+		o := -1
+		for i, op := range d.Permission.Options {
+			if op.Role == role && o < 0 {
+				o = i
+			}
+		}
+		return conv.Answer{ToolID: d.ToolID, Option: &o}
+	}
+}
+
+var codexShapes = []codexShape{
+	{name: "question_option", prompt: "lab:single which database?", answer: answerQ(qa(1))},
+	{name: "plan_stay_feedback", prompt: "lab:plan add a greeting", plan: true, answer: answerPlan(2, "make it smaller")},
+	{name: "approval_allow", prompt: "lab:permission make a file", answer: codexOption(conv.RoleAllowOnce),
+		ran: func(tc *conv.ToolCall) error {
+			if tc.Status != conv.ToolOK || tc.Output != "created\n" {
+				return fmt.Errorf("call %s with %q; want it run", tc.Status, tc.Output)
+			}
+			return nil
+		}},
+	{name: "form_notes", prompt: "lab:form two questions", answer: answerQ(qaText("a darker blue", 1), qaText("medium would be best"))},
+	{name: "plan_implement", prompt: "lab:plan add a greeting", plan: true, answer: answerPlan(0, "")},
+	{name: "approval_deny", prompt: "lab:permission make a file", answer: codexOption(conv.RoleDeny),
+		ran: func(tc *conv.ToolCall) error {
+			if tc.Status != conv.ToolError || !strings.Contains(tc.Output, "aborted by user") {
+				return fmt.Errorf("call %s with %q; want it aborted", tc.Status, tc.Output)
+			}
+			return nil
+		}},
+	{name: "question_notes", prompt: "lab:single which database?", answer: answerQ(qaText("but embedded", 0))},
+}
+
+// codexRun is one Codex CLI under test, wired like cliRun.
+type codexRun struct {
+	rig    *codextest.Rig
+	target string
+	live   *live
+	actor  *Actor
+}
+
+func startCodexRun(t *testing.T) *codexRun {
+	rig := codextest.NewRig(t, fakecodexapi.Options{})
+	spool := filepath.Join(codextest.ShortTempDir(t, "labrun"), "spool")
+	if err := os.MkdirAll(spool, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	hooks, err := codex.HookArgs(spool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &codexRun{rig: rig, target: "c"}
+	rig.Spawn(r.target, codex.SpawnOptions{Hooks: hooks})
+	intents := NewIntents()
+	pane := TmuxPane{Server: rig.Tmux, Target: r.target}
+	r.live = newLive("run-c", codex.OpenSpool(spool), func() agent.Fold { return codex.NewFold() }, pane, codexDriver(), intents.Lookup, &eventLog{}, slog.New(slog.DiscardHandler))
+	t.Cleanup(r.live.close)
+	r.actor = NewActor(pane, codexDriver(), func(context.Context) (*conv.Dialog, error) { d, _ := r.live.current(); return d, nil }, intents, e2eOpts(DefaultKeyDelay))
+	return r
+}
+
+func (r *codexRun) stop() {
+	r.live.close()
+	r.rig.Tmux.KillSession(context.Background(), r.target)
+}
+
+func (r *codexRun) pane() string { return r.rig.Pane(r.target) }
+
+// ask types s's prompt at the empty input box (in Plan mode for a plan)
+// and returns the dialog it asks, once its picker shows.
+func (r *codexRun) ask(s codexShape) (*conv.Dialog, error) {
+	seen := map[string]bool{}
+	if d, _ := r.live.current(); d != nil {
+		seen[d.ToolID] = true
+	}
+	drv := codexDriver()
+	if !waitFor(120*time.Second, func() bool {
+		p, st := r.live.current()
+		box, ok := drv.Prompt(r.pane())
+		return p == nil && (st == conv.StateNeedsInput || st == conv.StateIdle) && ok && box.Empty()
+	}) {
+		return nil, fmt.Errorf("the CLI did not come back to an empty input box")
+	}
+	if err := r.planMode(s.plan); err != nil {
+		return nil, err
+	}
+	if err := r.actor.Reply(context.Background(), s.prompt); err != nil {
+		return nil, fmt.Errorf("typing %q: %w", s.prompt, err)
+	}
+	var d *conv.Dialog
+	if !waitFor(120*time.Second, func() bool {
+		d, _ = r.live.current()
+		return d != nil && !seen[d.ToolID] && drv.Dress(d.Clone(), r.pane())
+	}) {
+		return nil, fmt.Errorf("no dialog shown for %q", s.prompt)
+	}
+	return d, nil
+}
+
+// planMode presses shift+tab until the footer says Plan mode is on (or
+// off), checking the footer after each press: the CLI drops a press that
+// comes too soon.
+func (r *codexRun) planMode(on bool) error {
+	inPlan := func() bool { return strings.Contains(statusLine(r.pane()), "Plan mode") }
+	for i := 0; inPlan() != on; i++ {
+		if i == 10 {
+			return fmt.Errorf("could not turn Plan mode %v", map[bool]string{true: "on", false: "off"}[on])
+		}
+		if err := r.rig.Tmux.SendKey(context.Background(), r.target, "BTab"); err != nil {
+			return err
+		}
+		waitFor(2*time.Second, func() bool { return inPlan() == on })
+	}
+	return nil
+}
+
+// recorded folds the rollout afresh (not the live view, which shows a
+// landed answer's intended outcome) and checks what it recorded for d.
+func (r *codexRun) recorded(s codexShape, d *conv.Dialog, a conv.Answer) (bool, error) {
+	b, err := os.ReadFile(r.live.transcriptPath())
+	if err != nil {
+		return false, nil
+	}
+	f := codex.NewFold()
+	f.Write(b)
+	if !f.Resolved(d.ToolID) {
+		return false, nil
+	}
+	msgs, _ := f.Messages(0, 0, 0)
+	for _, m := range msgs {
+		switch {
+		case s.ran != nil && m.Tool != nil && m.Tool.ID == d.ToolID:
+			if m.Tool.Status == conv.ToolRunning {
+				return false, nil
+			}
+			return true, s.ran(m.Tool)
+		case s.ran == nil && m.Dialog != nil && m.Dialog.ToolID == d.ToolID:
+			got, _ := json.Marshal(m.Dialog.Outcome)
+			want, _ := json.Marshal(codex.IntendedOutcome(d, a))
+			if string(got) != string(want) {
+				return true, fmt.Errorf("recorded %s; lab meant %s", got, want)
+			}
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// codexStressRun answers list's dialogs in one CLI; a failure starts a
+// fresh one for the next.
+func codexStressRun(t *testing.T, list []codexShape) stressTally {
+	var tl stressTally
+	var r *codexRun
+	for i, s := range list {
+		note := func(format string, args ...any) {
+			tl.notes = append(tl.notes, fmt.Sprintf("%s #%d: %s", s.name, i, fmt.Sprintf(format, args...)))
+		}
+		fail := func() {
+			r.stop()
+			r = nil
+		}
+		if r == nil {
+			r = startCodexRun(t)
+		}
+		d, err := r.ask(s)
+		if err != nil {
+			tl.err++
+			note("harness: %v\npane:\n%s", err, r.pane())
+			fail()
+			continue
+		}
+		if i%2 == 1 {
+			time.Sleep(700 * time.Millisecond) // the operator reads the card
+		}
+		a := s.answer(d)
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		err = r.actor.Answer(ctx, a)
+		cancel()
+		call := time.Since(start)
+		if err != nil {
+			if conv.KindOf(err) == conv.EConflict {
+				tl.conflict++
+			} else {
+				tl.err++
+			}
+			note("%v\npane:\n%s", err, r.pane())
+			fail()
+			continue
+		}
+		var verdict error
+		if !waitFor(60*time.Second, func() bool {
+			done, err := r.recorded(s, d, a)
+			verdict = err
+			return done
+		}) {
+			verdict = fmt.Errorf("Answer returned nil but the rollout recorded nothing")
+		}
+		if verdict != nil {
+			tl.wrong++
+			note("%v", verdict)
+			fail()
+			continue
+		}
+		tl.ok++
+		tl.calls = append(tl.calls, call)
+	}
+	if r != nil {
+		r.stop()
+	}
+	return tl
+}
