@@ -64,9 +64,13 @@ type ActorOptions struct {
 	// answer waits for the picker to appear at all. Generous, because a
 	// checkpoint that gives up mid-recipe leaves a half-driven picker.
 	CheckTimeout time.Duration
-	// PickerGrace is how long a picker screen must have shown before a
-	// key that acts on it (DefaultPickerGrace); negative disables it.
+	// PickerGrace is how long the dialog's picker must have shown before
+	// a key that acts on it (DefaultPickerGrace); negative disables it.
 	PickerGrace time.Duration
+	// ScreenGrace is the same for a screen the answer itself brought up
+	// (a form's next question, its review): DefaultScreenGrace when
+	// zero, none when negative.
+	ScreenGrace time.Duration
 	// CheckPoll is the pause between pane captures while polling (20ms).
 	CheckPoll time.Duration
 	// SettleTimeout is how long an answer, after its committing key,
@@ -88,6 +92,9 @@ func (o *ActorOptions) fill() {
 	}
 	if o.PickerGrace == 0 {
 		o.PickerGrace = DefaultPickerGrace
+	}
+	if o.ScreenGrace == 0 {
+		o.ScreenGrace = DefaultScreenGrace
 	}
 	if o.CheckPoll <= 0 {
 		o.CheckPoll = 20 * time.Millisecond

@@ -58,7 +58,8 @@ func (a *Actor) Answer(ctx context.Context, ans conv.Answer) error {
 	}
 	a.recordIntent(d, ans)
 	start := time.Now()
-	if err := a.rewind(ctx, capture, steps[0].Check); err != nil {
+	rewound, err := a.rewind(ctx, capture, steps[0].Check)
+	if err != nil {
 		a.forgetIntent(ans.ToolID)
 		return err
 	}
@@ -66,7 +67,11 @@ func (a *Actor) Answer(ctx context.Context, ans conv.Answer) error {
 	if d != nil && d.ToolID == ans.ToolID {
 		shown = d.Shown
 	}
-	screen, committed, err := a.play(ctx, steps, shown)
+	fresh := capture
+	if rewound {
+		fresh = "" // the cursor moved since
+	}
+	screen, committed, err := a.play(ctx, steps, shown, fresh)
 	if err != nil {
 		if !committed {
 			a.forgetIntent(ans.ToolID)

@@ -24,6 +24,12 @@ import (
 // next question, its review) waits it out.
 const DefaultPickerGrace = 300 * time.Millisecond
 
+// DefaultScreenGrace is the grace of a screen the answer itself brought
+// up: a form's next question, the review. None: the CLI takes keys on
+// such a screen as soon as it shows (docs/benchmarks.md, issue 23), its
+// input already set up when the dialog's picker first showed.
+const DefaultScreenGrace time.Duration = -1
+
 // play runs a recipe. committed reports whether the committing key was
 // sent (even if sending it returned an error), on the screen named at
 // (the one its checkpoint passed on).
@@ -32,31 +38,37 @@ const DefaultPickerGrace = 300 * time.Millisecond
 // CLI reads as one burst (docs/claude-code-observed.md), or one by one
 // KeyDelay apart when KeyDelay is set; the pane is read only at the
 // recipe's checkpoints. The committing key always goes alone, right after
-// the checkpoint before it. A key or paste that acts on the picker waits
-// until the current screen has shown for PickerGrace; shown, when not
-// zero, is when the dialog's picker was first seen on the pane, which the
-// first checkpoint's screen counts from.
-func (a *Actor) play(ctx context.Context, steps []agent.Step, shown time.Time) (at string, committed bool, err error) {
+// the checkpoint before it. A key or paste that acts on the dialog's
+// picker (the first checkpoint's screen) waits until it has shown for
+// PickerGrace, counted from shown when not zero (when the live view first
+// saw it); on a screen the answer brought up, for ScreenGrace. capture,
+// when not empty, is the pane as the answer just read it (no key sent
+// since), which the first checkpoint tries before reading the pane again.
+func (a *Actor) play(ctx context.Context, steps []agent.Step, shown time.Time, capture string) (at string, committed bool, err error) {
 	// seen is when each screen (a question, the review, the plan picker)
 	// first showed on a capture.
 	seen := map[string]time.Time{}
-	current, checked := "", false
+	current, first := "", ""
 	for i := 0; i < len(steps); {
 		s := steps[i]
 		switch s.Kind {
 		case agent.StepExpect:
-			id, err := a.check(ctx, s.Check, seen)
+			id, err := a.check(ctx, s.Check, seen, capture)
+			capture = "" // stale once keys were sent
 			if err != nil {
 				return "", false, err
 			}
-			if !checked && !shown.IsZero() && shown.Before(seen[id]) {
-				seen[id] = shown
+			if first == "" {
+				first = id
+				if !shown.IsZero() && shown.Before(seen[id]) {
+					seen[id] = shown
+				}
 			}
-			current, checked = id, true
+			current = id
 			i++
 			continue
 		case agent.StepPaste:
-			if err := a.graceFor(ctx, s.Acts, seen[current]); err != nil {
+			if err := a.graceFor(ctx, s.Acts, current == first, seen[current]); err != nil {
 				return "", false, err
 			}
 			if err := a.pane.Paste(ctx, s.Text); err != nil {
@@ -75,7 +87,7 @@ func (a *Actor) play(ctx context.Context, steps []agent.Step, shown time.Time) (
 			acts = acts || r.Acts
 			keys[k] = r.Key
 		}
-		if err := a.graceFor(ctx, acts, seen[current]); err != nil {
+		if err := a.graceFor(ctx, acts, current == first, seen[current]); err != nil {
 			return "", false, err
 		}
 		err := a.send(ctx, keys)
@@ -133,31 +145,41 @@ func (a *Actor) pace(ctx context.Context) error {
 }
 
 // graceFor waits, before a key that acts on the picker, until the screen
-// first seen at since has shown for PickerGrace.
-func (a *Actor) graceFor(ctx context.Context, acts bool, since time.Time) error {
-	if !acts {
+// first seen at since has shown for PickerGrace (the dialog's picker) or
+// ScreenGrace (a screen the answer brought up).
+func (a *Actor) graceFor(ctx context.Context, acts, dialogs bool, since time.Time) error {
+	grace := a.opts.ScreenGrace
+	if dialogs {
+		grace = a.opts.PickerGrace
+	}
+	if !acts || grace <= 0 {
 		return nil
 	}
-	if err := pause(ctx, a.opts.PickerGrace-time.Since(since)); err != nil {
+	if err := pause(ctx, grace-time.Since(since)); err != nil {
 		return conv.Wrap(conv.EUnavailable, err, "answer cancelled")
 	}
 	return nil
 }
 
 // check polls the pane until it shows what e expects, noting when each
-// screen was first seen, and returns the matching screen's id. A mismatch
-// that outlasts CheckTimeout is a conflict: the TUI is not where the
-// recipe believes, so nothing more is pressed.
-func (a *Actor) check(ctx context.Context, e agent.Check, seen map[string]time.Time) (string, error) {
+// screen was first seen, and returns the matching screen's id; a fresh
+// capture passed in (no key sent since it was taken) is tried first. A
+// mismatch that outlasts CheckTimeout is a conflict: the TUI is not where
+// the recipe believes, so nothing more is pressed.
+func (a *Actor) check(ctx context.Context, e agent.Check, seen map[string]time.Time, fresh string) (string, error) {
 	var id string
-	err := a.poll(ctx, func(capture string) error {
+	look := func(capture string) error {
 		screen, err := e.Match(capture)
 		id = screen
 		if _, ok := seen[id]; !ok {
 			seen[id] = time.Now()
 		}
 		return err
-	})
+	}
+	if fresh != "" && look(fresh) == nil {
+		return id, nil
+	}
+	err := a.poll(ctx, look)
 	if err == nil {
 		return id, nil
 	}
@@ -173,11 +195,12 @@ func (a *Actor) check(ctx context.Context, e agent.Check, seen map[string]time.T
 // rewind brings the cursor back to row 1 when someone moved it at the
 // terminal but changed nothing else (the driver counts the rows to climb,
 // so Up never wraps); if the pane moved meanwhile, the fresh checkpoint
-// that follows catches it. capture is the pane as the answer found it.
-func (a *Actor) rewind(ctx context.Context, capture string, fresh agent.Check) error {
+// that follows catches it. capture is the pane as the answer found it;
+// rewound says Up keys were sent.
+func (a *Actor) rewind(ctx context.Context, capture string, fresh agent.Check) (rewound bool, err error) {
 	up := a.drv.Rewind(capture, fresh)
 	if up <= 0 {
-		return nil
+		return false, nil
 	}
 	a.log.Info("cursor moved at the terminal; rewinding to row 1", "rows_up", up)
 	keys := make([]string, up)
@@ -185,9 +208,9 @@ func (a *Actor) rewind(ctx context.Context, capture string, fresh agent.Check) e
 		keys[i] = "Up"
 	}
 	if err := a.send(ctx, keys); err != nil {
-		return conv.Wrap(conv.EUnavailable, err, "sending Up")
+		return true, conv.Wrap(conv.EUnavailable, err, "sending Up")
 	}
-	return nil
+	return true, nil
 }
 
 func countKeys(steps []agent.Step) int {

@@ -56,21 +56,25 @@ func TestActorSendsKeyRunsInOneBurst(t *testing.T) {
 
 // TestActorGraceCountsFromShown: a picker the live view saw long ago
 // needs no grace before the key that acts on it; a picker nobody saw
-// before the answer, and a screen the answer itself brings up (a form's
-// next question), wait it out. The grace here is an hour, so waiting is
-// the answer running into its deadline with nothing committed.
+// before the answer waits it out, and a screen the answer itself brings
+// up (a form's next question) waits ScreenGrace. A grace here is an hour,
+// so waiting is the answer running into its deadline with nothing
+// committed.
 func TestActorGraceCountsFromShown(t *testing.T) {
+	long := time.Now().Add(-2 * time.Hour)
 	cases := []struct {
-		name  string
-		d     *conv.Dialog
-		a     conv.Answer
-		shown time.Time
-		lands bool
+		name   string
+		d      *conv.Dialog
+		a      conv.Answer
+		shown  time.Time
+		screen time.Duration // ScreenGrace
+		lands  bool
 	}{
-		{"single, shown long ago", questionDialog("t1", tqDB), questionsAnswer("t1", qa(1)), time.Now().Add(-2 * time.Hour), true},
-		{"plan, shown long ago", planDialog("t1"), planAnswer("t1", 1, ""), time.Now().Add(-2 * time.Hour), true},
-		{"single, never seen before the answer", questionDialog("t1", tqDB), questionsAnswer("t1", qa(1)), time.Time{}, false},
-		{"form: the second question is new", questionDialog("t1", tqColor, tqCrust), questionsAnswer("t1", qa(1), qa(0)), time.Now().Add(-2 * time.Hour), false},
+		{"single, shown long ago", questionDialog("t1", tqDB), questionsAnswer("t1", qa(1)), long, 0, true},
+		{"plan, shown long ago", planDialog("t1"), planAnswer("t1", 1, ""), long, 0, true},
+		{"single, never seen before the answer", questionDialog("t1", tqDB), questionsAnswer("t1", qa(1)), time.Time{}, 0, false},
+		{"form: the second question is new, no screen grace", questionDialog("t1", tqColor, tqCrust), questionsAnswer("t1", qa(1), qa(0)), long, 0, true},
+		{"form: the second question is new, a screen grace", questionDialog("t1", tqColor, tqCrust), questionsAnswer("t1", qa(1), qa(0)), long, time.Hour, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -79,6 +83,7 @@ func TestActorGraceCountsFromShown(t *testing.T) {
 			f := newFakeTUI(d)
 			opts := testOpts()
 			opts.PickerGrace = time.Hour
+			opts.ScreenGrace = c.screen
 			in := NewIntents()
 			act := NewActor(f, claudeDriver("2.1.328"), f.pending, in, opts)
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

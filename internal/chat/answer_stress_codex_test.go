@@ -179,20 +179,23 @@ func (r *codexRun) ask(s codexShape) (*conv.Dialog, error) {
 }
 
 // planMode presses shift+tab until the footer says Plan mode is on (or
-// off), checking the footer after each press: the CLI drops a press that
-// comes too soon.
+// off), judging the footer once it is steady (see backToPlanMode): the
+// CLI drops a press that comes too soon, and takes some late.
 func (r *codexRun) planMode(on bool) error {
-	inPlan := func() bool { return strings.Contains(statusLine(r.pane()), "Plan mode") }
-	for i := 0; inPlan() != on; i++ {
+	footer := func() string { return statusLine(r.pane()) }
+	for i := 0; ; i++ {
+		line := steady(footer)
+		if strings.Contains(line, "Plan mode") == on {
+			return nil
+		}
 		if i == 10 {
-			return fmt.Errorf("could not turn Plan mode %v", map[bool]string{true: "on", false: "off"}[on])
+			return fmt.Errorf("could not turn Plan mode %v (footer %q)", map[bool]string{true: "on", false: "off"}[on], line)
 		}
 		if err := r.rig.Tmux.SendKey(context.Background(), r.target, "BTab"); err != nil {
 			return err
 		}
-		waitFor(2*time.Second, func() bool { return inPlan() == on })
+		waitFor(2*time.Second, func() bool { return footer() != line })
 	}
-	return nil
 }
 
 // recorded folds the rollout afresh (not the live view, which shows a

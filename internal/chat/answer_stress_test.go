@@ -286,17 +286,35 @@ func (r *cliRun) ask(s stressShape) (*conv.Dialog, error) {
 }
 
 // backToPlanMode cycles the permission mode with shift+tab until the
-// status line says plan mode.
+// status line says plan mode. It judges the status line only once it has
+// stayed the same a moment, so a press the CLI takes late is never
+// followed by another that cycles past plan mode.
 func (r *cliRun) backToPlanMode() error {
-	for i := 0; !strings.Contains(statusLine(r.rig.Pane(r.target)), "plan mode on"); i++ {
-		if i == 8 {
-			return fmt.Errorf("could not get back to plan mode")
+	status := func() string { return statusLine(r.rig.Pane(r.target)) }
+	for i := 0; ; i++ {
+		line := steady(status)
+		if strings.Contains(line, "plan mode on") {
+			return nil
 		}
-		before := statusLine(r.rig.Pane(r.target))
+		if i == 8 {
+			return fmt.Errorf("could not get back to plan mode (status line %q)", line)
+		}
 		if err := r.rig.Tmux.SendKey(context.Background(), r.target, "BTab"); err != nil {
 			return err
 		}
-		waitFor(10*time.Second, func() bool { return statusLine(r.rig.Pane(r.target)) != before })
+		waitFor(10*time.Second, func() bool { return status() != line })
 	}
-	return nil
+}
+
+// steady returns what read returns once it has not changed for 300 ms
+// (at most 10 s).
+func steady(read func() string) string {
+	line, since := read(), time.Now()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && time.Since(since) < 300*time.Millisecond; {
+		time.Sleep(50 * time.Millisecond)
+		if l := read(); l != line {
+			line, since = l, time.Now()
+		}
+	}
+	return line
 }
