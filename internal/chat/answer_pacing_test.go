@@ -174,14 +174,7 @@ func pct(ds []time.Duration, p int) time.Duration {
 
 // waitFor polls cond until it holds or timeout passes.
 func waitFor(timeout time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return true
+	return pollEvery(timeout, 50*time.Millisecond, cond)
 }
 
 // stop ends the run's CLI (its tmux server goes at test cleanup).

@@ -57,9 +57,7 @@ func TestAnswerStressCodex(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	t.Logf("%d dialogs: %d answered as meant, %d refused, %d wrong, %d harness errors; answer call p50 %v, p95 %v",
-		tally.n(), tally.ok, tally.conflict, tally.wrong, tally.err,
-		pct(tally.calls, 50).Round(time.Millisecond), pct(tally.calls, 95).Round(time.Millisecond))
+	tally.log(t)
 	for _, note := range tally.notes {
 		t.Log(note)
 	}
@@ -273,7 +271,8 @@ func codexStressRun(t *testing.T, list []codexShape) stressTally {
 			continue
 		}
 		var verdict error
-		if !waitFor(60*time.Second, func() bool {
+		returned := time.Now()
+		if !pollEvery(60*time.Second, 10*time.Millisecond, func() bool {
 			done, err := r.recorded(s, d, a)
 			verdict = err
 			return done
@@ -288,6 +287,7 @@ func codexStressRun(t *testing.T, list []codexShape) stressTally {
 		}
 		tl.ok++
 		tl.calls = append(tl.calls, call)
+		tl.lag = append(tl.lag, time.Since(returned))
 	}
 	if r != nil {
 		r.stop()

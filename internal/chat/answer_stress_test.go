@@ -62,9 +62,7 @@ func TestAnswerStress(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	t.Logf("%d dialogs: %d answered as meant, %d refused, %d wrong, %d harness errors; answer call p50 %v, p95 %v",
-		tally.n(), tally.ok, tally.conflict, tally.wrong, tally.err,
-		pct(tally.calls, 50).Round(time.Millisecond), pct(tally.calls, 95).Round(time.Millisecond))
+	tally.log(t)
 	for _, note := range tally.notes {
 		t.Log(note)
 	}
@@ -170,8 +168,29 @@ func recordedDecision(t testing.TB, path, toolID string) (decision, feedback str
 
 type stressTally struct {
 	ok, conflict, wrong, err int
-	calls                    []time.Duration
+	calls                    []time.Duration // the answer calls
+	lag                      []time.Duration // answer returned → the transcript recorded it
 	notes                    []string
+}
+
+func (s *stressTally) log(t *testing.T) {
+	t.Logf("%d dialogs: %d answered as meant, %d refused, %d wrong, %d harness errors; answer call p50 %v, p95 %v; "+
+		"then the transcript's record p50 %v, p95 %v later (10 ms polls)",
+		s.n(), s.ok, s.conflict, s.wrong, s.err,
+		pct(s.calls, 50).Round(time.Millisecond), pct(s.calls, 95).Round(time.Millisecond),
+		pct(s.lag, 50).Round(time.Millisecond), pct(s.lag, 95).Round(time.Millisecond))
+}
+
+// pollEvery polls cond every interval until it holds or timeout passes.
+func pollEvery(timeout, interval time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(interval)
+	}
+	return true
 }
 
 func (s *stressTally) n() int { return s.ok + s.conflict + s.wrong + s.err }
@@ -182,6 +201,7 @@ func (s *stressTally) add(o stressTally) {
 	s.wrong += o.wrong
 	s.err += o.err
 	s.calls = append(s.calls, o.calls...)
+	s.lag = append(s.lag, o.lag...)
 	s.notes = append(s.notes, o.notes...)
 }
 
@@ -226,7 +246,8 @@ func stressRun(t *testing.T, list []stressShape) stressTally {
 			continue
 		}
 		var verdict error
-		if !waitFor(60*time.Second, func() bool {
+		returned := time.Now()
+		if !pollEvery(60*time.Second, 10*time.Millisecond, func() bool {
 			done, err := s.check(t, r, d)
 			verdict = err
 			return done
@@ -242,6 +263,7 @@ func stressRun(t *testing.T, list []stressShape) stressTally {
 		}
 		tl.ok++
 		tl.calls = append(tl.calls, call)
+		tl.lag = append(tl.lag, time.Since(returned))
 	}
 	if r != nil {
 		r.stop()
