@@ -7,9 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,43 +25,7 @@ import (
 //
 //	LAB_STRESS_DIALOGS=200 go test ./internal/chat -run TestAnswerStressCodex -v -timeout 2h
 func TestAnswerStressCodex(t *testing.T) {
-	n := 6
-	if v, _ := strconv.Atoi(os.Getenv("LAB_STRESS_DIALOGS")); v > 0 {
-		n = v
-	}
-	var normal, plan []codexShape
-	for i := 0; len(normal)+len(plan) < n; i++ {
-		s := codexShapes[i%len(codexShapes)]
-		if s.plan {
-			plan = append(plan, s)
-		} else {
-			normal = append(normal, s)
-		}
-	}
-	var mu sync.Mutex
-	var tally stressTally
-	var wg sync.WaitGroup
-	for _, list := range [][]codexShape{normal, plan} {
-		if len(list) == 0 {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got := codexStressRun(t, list)
-			mu.Lock()
-			tally.add(got)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	tally.log(t)
-	for _, note := range tally.notes {
-		t.Log(note)
-	}
-	if tally.wrong > 0 || tally.conflict > 0 || tally.err > 0 || tally.n() != n {
-		t.Fatalf("%d of %d dialogs not answered as meant", tally.n()-tally.ok, n)
-	}
+	stress(t, 6, codexShapes, func(codexShape) stressCLI[codexShape] { return startCodexRun(t) })
 }
 
 // codexShape is one kind of Codex dialog.
@@ -143,7 +105,12 @@ func (r *codexRun) stop() {
 	r.rig.Tmux.KillSession(context.Background(), r.target)
 }
 
-func (r *codexRun) pane() string { return r.rig.Pane(r.target) }
+func (r *codexRun) screen() string   { return r.rig.Pane(r.target) }
+func (r *codexRun) answerer() *Actor { return r.actor }
+
+func (s codexShape) label() string                        { return s.name }
+func (s codexShape) second() bool                         { return s.plan }
+func (s codexShape) answerFor(d *conv.Dialog) conv.Answer { return s.answer(d) }
 
 // ask types s's prompt at the empty input box (in Plan mode for a plan)
 // and returns the dialog it asks, once its picker shows.
@@ -155,7 +122,7 @@ func (r *codexRun) ask(s codexShape) (*conv.Dialog, error) {
 	drv := codexDriver()
 	if !waitFor(120*time.Second, func() bool {
 		p, st := r.live.current()
-		box, ok := drv.Prompt(r.pane())
+		box, ok := drv.Prompt(r.screen())
 		return p == nil && (st == conv.StateNeedsInput || st == conv.StateIdle) && ok && box.Empty()
 	}) {
 		return nil, fmt.Errorf("the CLI did not come back to an empty input box")
@@ -169,7 +136,7 @@ func (r *codexRun) ask(s codexShape) (*conv.Dialog, error) {
 	var d *conv.Dialog
 	if !waitFor(120*time.Second, func() bool {
 		d, _ = r.live.current()
-		return d != nil && !seen[d.ToolID] && drv.Dress(d.Clone(), r.pane())
+		return d != nil && !seen[d.ToolID] && drv.Dress(d.Clone(), r.screen())
 	}) {
 		return nil, fmt.Errorf("no dialog shown for %q", s.prompt)
 	}
@@ -180,7 +147,7 @@ func (r *codexRun) ask(s codexShape) (*conv.Dialog, error) {
 // off), judging the footer once it is steady (see backToPlanMode): the
 // CLI drops a press that comes too soon, and takes some late.
 func (r *codexRun) planMode(on bool) error {
-	footer := func() string { return statusLine(r.pane()) }
+	footer := func() string { return statusLine(r.screen()) }
 	for i := 0; ; i++ {
 		line := steady(footer)
 		if strings.Contains(line, "Plan mode") == on {
@@ -226,71 +193,4 @@ func (r *codexRun) recorded(s codexShape, d *conv.Dialog, a conv.Answer) (bool, 
 		}
 	}
 	return false, nil
-}
-
-// codexStressRun answers list's dialogs in one CLI; a failure starts a
-// fresh one for the next.
-func codexStressRun(t *testing.T, list []codexShape) stressTally {
-	var tl stressTally
-	var r *codexRun
-	for i, s := range list {
-		note := func(format string, args ...any) {
-			tl.notes = append(tl.notes, fmt.Sprintf("%s #%d: %s", s.name, i, fmt.Sprintf(format, args...)))
-		}
-		fail := func() {
-			r.stop()
-			r = nil
-		}
-		if r == nil {
-			r = startCodexRun(t)
-		}
-		d, err := r.ask(s)
-		if err != nil {
-			tl.err++
-			note("harness: %v\npane:\n%s", err, r.pane())
-			fail()
-			continue
-		}
-		if i%2 == 1 {
-			time.Sleep(700 * time.Millisecond) // the operator reads the card
-		}
-		a := s.answer(d)
-		start := time.Now()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		err = r.actor.Answer(ctx, a)
-		cancel()
-		call := time.Since(start)
-		if err != nil {
-			if conv.KindOf(err) == conv.EConflict {
-				tl.conflict++
-			} else {
-				tl.err++
-			}
-			note("%v\npane:\n%s", err, r.pane())
-			fail()
-			continue
-		}
-		var verdict error
-		returned := time.Now()
-		if !pollEvery(60*time.Second, 10*time.Millisecond, func() bool {
-			done, err := r.recorded(s, d, a)
-			verdict = err
-			return done
-		}) {
-			verdict = fmt.Errorf("Answer returned nil but the rollout recorded nothing")
-		}
-		if verdict != nil {
-			tl.wrong++
-			note("%v", verdict)
-			fail()
-			continue
-		}
-		tl.ok++
-		tl.calls = append(tl.calls, call)
-		tl.lag = append(tl.lag, time.Since(returned))
-	}
-	if r != nil {
-		r.stop()
-	}
-	return tl
 }

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -26,36 +25,64 @@ import (
 //
 //	LAB_STRESS_DIALOGS=200 go test ./internal/chat -run TestAnswerStress -v -timeout 2h
 func TestAnswerStress(t *testing.T) {
-	n := 8
-	if v, _ := strconv.Atoi(os.Getenv("LAB_STRESS_DIALOGS")); v > 0 {
-		n = v
-	}
 	for i, s := range stressShapes {
 		if s.name != stressOrder[i] {
 			t.Fatalf("stressOrder names %q, which is no shape", stressOrder[i])
 		}
 	}
-	// The dialogs in order; each run takes its own in turn.
-	var manual, plan []stressShape
-	for i := 0; len(manual)+len(plan) < n; i++ {
-		s := stressShapes[i%len(stressShapes)]
-		if s.mode == "plan" {
-			plan = append(plan, s)
-		} else {
-			manual = append(manual, s)
+	stress(t, 8, stressShapes, func(s stressShape) stressCLI[stressShape] {
+		return startRun(t, s.mode, "", fakeclaudeapi.Options{}, e2eOpts(DefaultKeyDelay))
+	})
+}
+
+// stressCLI is one run of a CLI under a stress test of shapes S.
+type stressCLI[S any] interface {
+	// ask types s's prompt at the CLI's empty prompt and returns the
+	// dialog it asks, once its picker shows.
+	ask(s S) (*conv.Dialog, error)
+	answerer() *Actor
+	// recorded checks what the transcript recorded for d, answered with
+	// a: done is false while it has recorded nothing yet.
+	recorded(s S, d *conv.Dialog, a conv.Answer) (done bool, err error)
+	screen() string
+	stop()
+}
+
+// stressShaped is what a stress test needs of its shapes.
+type stressShaped interface {
+	label() string
+	// second says the shape runs in the test's second CLI (plan mode).
+	second() bool
+	answerFor(d *conv.Dialog) conv.Answer
+}
+
+// stress answers LAB_STRESS_DIALOGS dialogs (n by default) of shapes,
+// taken in turn, in two long-lived CLIs side by side (start starts one for
+// its first shape), and fails unless every one was recorded as meant.
+func stress[S stressShaped](t *testing.T, n int, shapes []S, start func(first S) stressCLI[S]) {
+	if v, _ := strconv.Atoi(os.Getenv("LAB_STRESS_DIALOGS")); v > 0 {
+		n = v
+	}
+	var lists [2][]S
+	for i := 0; len(lists[0])+len(lists[1]) < n; i++ {
+		s := shapes[i%len(shapes)]
+		k := 0
+		if s.second() {
+			k = 1
 		}
+		lists[k] = append(lists[k], s)
 	}
 	var mu sync.Mutex
 	var tally stressTally
 	var wg sync.WaitGroup
-	for _, list := range [][]stressShape{manual, plan} {
+	for _, list := range lists {
 		if len(list) == 0 {
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got := stressRun(t, list)
+			got := stressDialogs(list, start)
 			mu.Lock()
 			tally.add(got)
 			mu.Unlock()
@@ -69,6 +96,67 @@ func TestAnswerStress(t *testing.T) {
 	if tally.wrong > 0 || tally.conflict > 0 || tally.err > 0 || tally.n() != n {
 		t.Fatalf("%d of %d dialogs not answered as meant", tally.n()-tally.ok, n)
 	}
+}
+
+// stressDialogs answers list's dialogs, in order, in one CLI; a failed
+// dialog ends it and the next one starts a fresh CLI. Every other dialog
+// is answered after its card has been read a while.
+func stressDialogs[S stressShaped](list []S, start func(first S) stressCLI[S]) stressTally {
+	var tl stressTally
+	var r stressCLI[S]
+	for i, s := range list {
+		fail := func(count *int, format string, args ...any) {
+			*count++
+			tl.notes = append(tl.notes, fmt.Sprintf("%s #%d: %s", s.label(), i, fmt.Sprintf(format, args...)))
+			r.stop()
+			r = nil
+		}
+		if r == nil {
+			r = start(s)
+		}
+		d, err := r.ask(s)
+		if err != nil {
+			fail(&tl.err, "harness: %v\npane:\n%s", err, r.screen())
+			continue
+		}
+		if i%2 == 1 {
+			time.Sleep(700 * time.Millisecond) // the operator reads the card
+		}
+		a := s.answerFor(d)
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		err = r.answerer().Answer(ctx, a)
+		cancel()
+		call := time.Since(start)
+		if err != nil {
+			count := &tl.err
+			if conv.KindOf(err) == conv.EConflict {
+				count = &tl.conflict
+			}
+			fail(count, "%v\npane:\n%s", err, r.screen())
+			continue
+		}
+		var verdict error
+		returned := time.Now()
+		if !pollEvery(60*time.Second, 10*time.Millisecond, func() bool {
+			done, err := r.recorded(s, d, a)
+			verdict = err
+			return done
+		}) {
+			verdict = fmt.Errorf("Answer returned nil but the transcript recorded nothing")
+		}
+		if verdict != nil {
+			fail(&tl.wrong, "%v", verdict)
+			continue
+		}
+		tl.ok++
+		tl.calls = append(tl.calls, call)
+		tl.lag = append(tl.lag, time.Since(returned))
+	}
+	if r != nil {
+		r.stop()
+	}
+	return tl
 }
 
 // stressShape is one kind of dialog of the stress test.
@@ -116,7 +204,7 @@ var stressShapes = func() []stressShape {
 				return conv.Answer{ToolID: d.ToolID, Option: &o, Feedback: feedback}
 			},
 			check: func(t testing.TB, r *cliRun, d *conv.Dialog) (bool, error) {
-				dec, fb, ok := recordedDecision(t, r.transcriptPath(), d.ToolID)
+				dec, _, fb, ok := findDecision(t, r.transcriptPath(), d.ToolID)
 				if !ok {
 					return false, nil
 				}
@@ -139,32 +227,6 @@ var stressShapes = func() []stressShape {
 	}
 	return out
 }()
-
-// recordedDecision is decisionOf without failing: false while the
-// transcript has not recorded toolID's decision.
-func recordedDecision(t testing.TB, path, toolID string) (decision, feedback string, ok bool) {
-	for _, m := range transcriptLines(t, path) {
-		if string(m["type"]) != `"user"` {
-			continue
-		}
-		var msg struct {
-			Content []struct {
-				Type      string `json:"type"`
-				ToolUseID string `json:"tool_use_id"`
-			} `json:"content"`
-		}
-		json.Unmarshal(m["message"], &msg)
-		for _, b := range msg.Content {
-			if b.Type == "tool_result" && b.ToolUseID == toolID {
-				var pd struct{ Decision string }
-				json.Unmarshal(m["permissionDecision"], &pd)
-				json.Unmarshal(m["userFeedback"], &feedback)
-				return pd.Decision, feedback, true
-			}
-		}
-	}
-	return "", "", false
-}
 
 type stressTally struct {
 	ok, conflict, wrong, err int
@@ -205,70 +267,15 @@ func (s *stressTally) add(o stressTally) {
 	s.notes = append(s.notes, o.notes...)
 }
 
-// stressRun answers the dialogs of list, in order, in one run of the CLI
-// (all in the same permission mode); a failed dialog ends the run and the
-// next one starts a fresh CLI.
-func stressRun(t *testing.T, list []stressShape) stressTally {
-	var tl stressTally
-	var r *cliRun
-	for i, s := range list {
-		note := func(format string, args ...any) {
-			tl.notes = append(tl.notes, fmt.Sprintf("%s #%d: %s", s.name, i, fmt.Sprintf(format, args...)))
-		}
-		if r == nil {
-			r = startRun(t, s.mode, "", fakeclaudeapi.Options{}, e2eOpts(DefaultKeyDelay))
-		}
-		d, err := r.ask(s)
-		if err != nil {
-			tl.err++
-			note("harness: %v\npane:\n%s", err, r.rig.Pane(r.target))
-			r.stop()
-			r = nil
-			continue
-		}
-		if i%2 == 1 {
-			time.Sleep(700 * time.Millisecond) // the operator reads the card
-		}
-		start := time.Now()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		err = r.actor.Answer(ctx, s.answer(d))
-		cancel()
-		call := time.Since(start)
-		if err != nil {
-			if conv.KindOf(err) == conv.EConflict {
-				tl.conflict++
-			} else {
-				tl.err++
-			}
-			note("%v\npane:\n%s", err, r.rig.Pane(r.target))
-			r.stop()
-			r = nil
-			continue
-		}
-		var verdict error
-		returned := time.Now()
-		if !pollEvery(60*time.Second, 10*time.Millisecond, func() bool {
-			done, err := s.check(t, r, d)
-			verdict = err
-			return done
-		}) {
-			verdict = fmt.Errorf("Answer returned nil but the transcript recorded nothing")
-		}
-		if verdict != nil {
-			tl.wrong++
-			note("%v", verdict)
-			r.stop()
-			r = nil
-			continue
-		}
-		tl.ok++
-		tl.calls = append(tl.calls, call)
-		tl.lag = append(tl.lag, time.Since(returned))
-	}
-	if r != nil {
-		r.stop()
-	}
-	return tl
+func (s stressShape) label() string                        { return s.name }
+func (s stressShape) second() bool                         { return s.mode == "plan" }
+func (s stressShape) answerFor(d *conv.Dialog) conv.Answer { return s.answer(d) }
+
+func (r *cliRun) answerer() *Actor { return r.actor }
+func (r *cliRun) screen() string   { return r.rig.Pane(r.target) }
+
+func (r *cliRun) recorded(s stressShape, d *conv.Dialog, _ conv.Answer) (bool, error) {
+	return s.check(r.t, r, d)
 }
 
 // ask types s's prompt once the CLI waits at an empty prompt (in plan

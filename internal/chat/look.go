@@ -154,12 +154,7 @@ func (k *looker) dressQuestion(d *conv.Dialog, now time.Time) (*conv.Dialog, boo
 		k.remember(c)
 		return c.Clone(), false
 	}
-	first, ok := k.asked[d.ToolID]
-	if !ok {
-		first = now
-		k.asked[d.ToolID] = now
-	}
-	return d, now.Sub(first) < dressPatience
+	return d, now.Sub(k.firstAsked(d.ToolID, now)) < dressPatience
 }
 
 func (k *looker) dressPermission(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
@@ -177,23 +172,14 @@ func (k *looker) dressPermission(d *conv.Dialog, now time.Time) (*conv.Dialog, b
 		k.remember(c)
 		return c.Clone(), false
 	}
-	first, ok := k.asked[d.ToolID]
-	if !ok {
-		first = now
-		k.asked[d.ToolID] = now
-	}
-	return nil, now.Sub(first) < dressPatience
+	return nil, now.Sub(k.firstAsked(d.ToolID, now)) < dressPatience
 }
 
 func (k *looker) dressPlan(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 	if p := k.plan; p.id == d.ToolID && now.Sub(p.at) < lookEvery {
 		return p.served.Clone(), p.again // looked a moment ago
 	}
-	first, ok := k.asked[d.ToolID]
-	if !ok {
-		first = now
-		k.asked[d.ToolID] = now
-	}
+	first := k.firstAsked(d.ToolID, now)
 	capture := k.capture()
 	kind := k.drv.Look(capture).Kind
 	seen, dressed := k.dressed[d.ToolID]
@@ -219,6 +205,17 @@ func (k *looker) dressPlan(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 	again := !shown && out != nil && now.Sub(first) < planPatience+lookEvery
 	k.plan = planLook{id: d.ToolID, at: now, kind: kind, served: out, again: again}
 	return out.Clone(), again
+}
+
+// firstAsked is when the dialog toolID was first looked for on the pane
+// (now, the first time).
+func (k *looker) firstAsked(toolID string, now time.Time) time.Time {
+	first, ok := k.asked[toolID]
+	if !ok {
+		first = now
+		k.asked[toolID] = now
+	}
+	return first
 }
 
 // remember keeps a dialog's dressing, as first read.

@@ -17,25 +17,18 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
 import { startLab } from "./lib/lab.mjs";
-import { poll } from "./lib/util.mjs";
+import { firstLogin, poll } from "./lib/util.mjs";
 
-const password = "correct horse battery staple";
 const slow = { timeout: 90000 };
 const rounds = Number(process.env.LAB_E2E_ANSWER_ROUNDS ?? 2);
 let lab, browser, page, seen;
 
 before(async () => {
-  lab = await startLab();
-  browser = await launch();
+  [lab, browser] = await Promise.all([startLab(), launch()]);
   page = await browser.page();
   page.setDefaultTimeout(60000);
   seen = watch(page);
-  const token = await lab.setupToken();
-  await page.goto(`${lab.url}/setup#token=${encodeURIComponent(token)}`);
-  await page.locator('input[name="password"]').fill(password);
-  await page.locator('input[name="confirm"]').fill(password);
-  await page.getByRole("button", { name: "Set password" }).click();
-  await page.getByRole("heading", { name: "Runs" }).waitFor();
+  await firstLogin(page, lab, "correct horse battery staple");
 });
 after(async () => {
   await browser?.close();

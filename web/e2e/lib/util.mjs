@@ -54,3 +54,13 @@ export async function login(page, base, password) {
   await page.getByRole("button", { name: /sign in|set password/i }).click();
   await page.locator("header.bar").first().waitFor();
 }
+
+/** firstLogin sets the password through the setup link lab logged and waits for the runs list. */
+export async function firstLogin(page, lab, password) {
+  const token = await lab.setupToken();
+  await page.goto(`${lab.url}/setup#token=${encodeURIComponent(token)}`);
+  await page.locator('input[name="password"]').fill(password);
+  await page.locator('input[name="confirm"]').fill(password);
+  await page.getByRole("button", { name: "Set password" }).click();
+  await page.getByRole("heading", { name: "Runs" }).waitFor();
+}
