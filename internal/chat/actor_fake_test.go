@@ -38,9 +38,6 @@ type fakeTUI struct {
 	drop func(n int, key string) bool
 	// deaf swallows everything (a hung TUI).
 	deaf bool
-	// unrecorded keeps the dialog pending after the picker closed (a
-	// transcript that has not caught up yet).
-	unrecorded bool
 	// enterLost swallows the next n Enters in the prompt.
 	enterLost int
 	// onKey runs after each key is applied (to inject terminal actions).
@@ -64,7 +61,7 @@ func newFakeTUI(d *conv.Dialog) *fakeTUI {
 func (f *fakeTUI) pending(ctx context.Context) (*conv.Dialog, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.dialog == nil || (f.result != "" && !f.unrecorded) {
+	if f.dialog == nil || f.result != "" {
 		return nil, nil
 	}
 	c := *f.dialog

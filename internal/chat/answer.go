@@ -71,7 +71,7 @@ func (a *Actor) Answer(ctx context.Context, ans conv.Answer) error {
 	if rewound {
 		fresh = "" // the cursor moved since
 	}
-	screen, committed, err := a.play(ctx, steps, shown, fresh)
+	committed, err := a.play(ctx, steps, shown, fresh)
 	if err != nil {
 		if !committed {
 			a.forgetIntent(ans.ToolID)
@@ -86,7 +86,7 @@ func (a *Actor) Answer(ctx context.Context, ans conv.Answer) error {
 		return conv.Wrap(conv.EUnavailable, err, "the answer's last key may not have been delivered")
 	}
 	a.lastTook = time.Since(start)
-	landed, err := a.settle(ctx, ans.ToolID, lastExpect(steps), screen)
+	landed, err := a.settle(ctx, ans.ToolID, lastExpect(steps))
 	if !landed {
 		// The CLI dropped the committing key: the picker is exactly as
 		// before it. Nothing was answered; the operator may try again.
@@ -135,37 +135,22 @@ func (a *Actor) forgetIntent(toolID string) {
 	}
 }
 
-// settle waits, after the committing key, for the first sign that the CLI
-// took it: the pending dialog is no longer toolID (the transcript or a
-// hook recorded the answer, or a permission prompt left the pane), or the
-// pane no longer shows the screen the key was pressed on (preScreen,
-// where pre passed) but one the driver recognises, on two captures in a
-// row — the picker closed. The transcript follows the pane by tens of
-// milliseconds, by a second on a loaded machine; the live view serves a
-// dialog that landed as answered meanwhile (landed.go).
-//
-// landed is false only when neither happened within SettleTimeout and the
-// pane still shows exactly the state before the committing key: the key
-// was dropped. A resolution that is merely slow to show counts as landed,
-// with an error to log.
-func (a *Actor) settle(ctx context.Context, toolID string, pre agent.Check, preScreen string) (landed bool, err error) {
+// settle waits, after the committing key, until the pending dialog is no
+// longer toolID: the API's own sign of the answer (the transcript records
+// a question's or plan's answer; a permission prompt leaves the pane),
+// polled as often as a checkpoint. landed is false only when that never
+// happened and the pane still shows exactly the state before the
+// committing key (pre): the key was dropped. A resolution that is merely
+// slow to reach the transcript counts as landed, with an error to log.
+func (a *Actor) settle(ctx context.Context, toolID string, pre agent.Check) (landed bool, err error) {
 	deadline := time.Now().Add(a.opts.SettleTimeout)
-	left := 0
 	for {
 		d, err := a.pending(ctx)
 		if err == nil && (d == nil || d.ToolID != toolID || !d.Pending()) {
 			return true, nil
 		}
-		capture, cerr := a.pane.Capture(ctx)
-		if cerr == nil && pre != nil && a.leftScreen(pre, preScreen, capture) {
-			left++
-		} else {
-			left = 0
-		}
-		if left >= 2 {
-			return true, nil
-		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
+			capture, cerr := a.pane.Capture(ctx)
 			if cerr == nil && pre != nil && matches(pre, capture) {
 				return false, fmt.Errorf("dialog %s still pending after %v with the picker unchanged", toolID, a.opts.SettleTimeout)
 			}
@@ -178,15 +163,6 @@ func (a *Actor) settle(ctx context.Context, toolID string, pre agent.Check, preS
 			continue // ctx ended: decide on the next pass
 		}
 	}
-}
-
-// leftScreen reports whether capture shows the CLI past the screen the
-// committing key was pressed on: the checkpoint before it fails on
-// another screen than preScreen, one the driver recognises (not a frame
-// caught half drawn).
-func (a *Actor) leftScreen(pre agent.Check, preScreen, capture string) bool {
-	id, err := pre.Match(capture)
-	return err != nil && id != preScreen && a.drv.Look(capture).Kind != agent.LookUnknown
 }
 
 // lastExpect is the checkpoint right before the committing key.

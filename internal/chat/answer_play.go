@@ -31,8 +31,7 @@ const DefaultPickerGrace = 300 * time.Millisecond
 const DefaultScreenGrace time.Duration = -1
 
 // play runs a recipe. committed reports whether the committing key was
-// sent (even if sending it returned an error), on the screen named at
-// (the one its checkpoint passed on).
+// sent (even if sending it returned an error).
 //
 // The keys between two checkpoints go to the pane in one call, which the
 // CLI reads as one burst (docs/claude-code-observed.md), or one by one
@@ -44,7 +43,7 @@ const DefaultScreenGrace time.Duration = -1
 // saw it); on a screen the answer brought up, for ScreenGrace. capture,
 // when not empty, is the pane as the answer just read it (no key sent
 // since), which the first checkpoint tries before reading the pane again.
-func (a *Actor) play(ctx context.Context, steps []agent.Step, shown time.Time, capture string) (at string, committed bool, err error) {
+func (a *Actor) play(ctx context.Context, steps []agent.Step, shown time.Time, capture string) (committed bool, err error) {
 	// seen is when each screen (a question, the review, the plan picker)
 	// first showed on a capture.
 	seen := map[string]time.Time{}
@@ -56,7 +55,7 @@ func (a *Actor) play(ctx context.Context, steps []agent.Step, shown time.Time, c
 			id, err := a.check(ctx, s.Check, seen, capture)
 			capture = "" // stale once keys were sent
 			if err != nil {
-				return "", false, err
+				return false, err
 			}
 			if first == "" {
 				first = id
@@ -69,13 +68,13 @@ func (a *Actor) play(ctx context.Context, steps []agent.Step, shown time.Time, c
 			continue
 		case agent.StepPaste:
 			if err := a.graceFor(ctx, s.Acts, current == first, seen[current]); err != nil {
-				return "", false, err
+				return false, err
 			}
 			if err := a.pane.Paste(ctx, s.Text); err != nil {
-				return "", false, conv.Wrap(conv.EUnavailable, err, "pasting text")
+				return false, conv.Wrap(conv.EUnavailable, err, "pasting text")
 			}
 			if err := a.pace(ctx); err != nil {
-				return "", false, err
+				return false, err
 			}
 			i++
 			continue
@@ -88,18 +87,18 @@ func (a *Actor) play(ctx context.Context, steps []agent.Step, shown time.Time, c
 			keys[k] = r.Key
 		}
 		if err := a.graceFor(ctx, acts, current == first, seen[current]); err != nil {
-			return "", false, err
+			return false, err
 		}
 		err := a.send(ctx, keys)
 		if run[0].Commit {
-			return current, true, err
+			return true, err
 		}
 		if err != nil {
-			return "", false, conv.Wrap(conv.EUnavailable, err, fmt.Sprintf("sending keys %d-%d (%v)", i, i+len(run)-1, keys))
+			return false, conv.Wrap(conv.EUnavailable, err, fmt.Sprintf("sending keys %d-%d (%v)", i, i+len(run)-1, keys))
 		}
 		i += len(run)
 	}
-	return "", false, errors.New("chat: recipe has no committing key")
+	return false, errors.New("chat: recipe has no committing key")
 }
 
 // keyRun is the run of keys steps starts with: up to the next checkpoint,

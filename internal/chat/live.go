@@ -56,10 +56,6 @@ type live struct {
 	// turns reports where the run's turns stand (turns.go); nil when
 	// nobody listens.
 	turns *turns
-	// landed are the dialogs lab's answer landed for that the transcript
-	// has not recorded yet, landNew those not yet back-patched (landed.go).
-	landed  map[string]bool
-	landNew []string
 
 	tail *tailer
 }
@@ -130,12 +126,6 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		ch.Changed = ch.Changed || c.Changed
 		ch.Reset = ch.Reset || c.Reset
 		ch.Backpatch = c.Backpatch
-	}
-	if bp := l.syncLanded(); bp > 0 {
-		ch.Changed = true
-		if ch.Backpatch == 0 || bp < ch.Backpatch {
-			ch.Backpatch = bp
-		}
 	}
 	now := time.Now()
 	if ch.Changed {
@@ -217,9 +207,7 @@ func (l *live) nudge() {
 
 // pendingFrom picks the pending dialog: the newest one the side channel
 // announced that the transcript does not show resolved (retiring the
-// resolved ones), else the transcript's own pending tail dialog. A dialog
-// lab's answer landed for is not pending, whatever the transcript says
-// yet.
+// resolved ones), else the transcript's own pending tail dialog.
 func (l *live) pendingFrom(st agent.SideState) *conv.Dialog {
 	var pick *conv.Dialog
 	for _, d := range st.Pending {
@@ -229,16 +217,10 @@ func (l *live) pendingFrom(st agent.SideState) *conv.Dialog {
 			}
 			continue
 		}
-		if l.isLanded(d.ToolID) {
-			continue
-		}
 		pick = d
 	}
 	if pick == nil && l.view != nil {
 		pick = l.view.Pending()
-		if pick != nil && l.isLanded(pick.ToolID) {
-			pick = nil
-		}
 	}
 	return pick
 }
@@ -253,9 +235,6 @@ func (l *live) stateFrom(st agent.SideState) conv.State {
 	if l.view != nil {
 		s = l.view.State()
 		size = l.view.Bytes()
-		if p := l.view.Pending(); s == conv.StateQuestion && p != nil && l.isLanded(p.ToolID) {
-			s = conv.StateWorking // answered; the transcript follows
-		}
 	}
 	if st.Waiting != "" {
 		if l.waitMark != st.Waiting {
@@ -280,7 +259,6 @@ func (l *live) snapshot(q conv.Query) conv.Page {
 	var p conv.Page
 	if l.view != nil {
 		p = pageOf(l.view.Page(q))
-		l.overlayLanded(p.Messages)
 	} else {
 		p = conv.Page{Messages: []conv.Message{}}
 	}

@@ -360,9 +360,6 @@ func (s *Service) Answer(ctx context.Context, id string, a conv.Answer) error {
 		return err
 	}
 	err = act.Answer(ctx, a)
-	if l := s.liveOf(id); l != nil && err == nil {
-		l.land(a.ToolID)
-	}
 	s.kick(id)
 	return err
 }
