@@ -40,8 +40,7 @@ func (p TmuxPane) Capture(ctx context.Context) (string, error) {
 
 // DefaultKeyDelay is zero: the keys between two checkpoints of a recipe go
 // to the pane in one call, which both CLIs read as one burst without
-// losing a key (docs/benchmarks.md, "Answer pacing" and issue 23's
-// bursts).
+// losing a key (docs/benchmarks.md, "Answer speed").
 const DefaultKeyDelay time.Duration = 0
 
 // DefaultReplyDelay is the pause between a reply's text showing in the

@@ -17,17 +17,16 @@ import (
 // the new picker), while arrows are taken at once; see
 // docs/benchmarks.md ("Answer pacing"). Twice the observed bound.
 //
-// It is counted from when lab first saw the screen: for the dialog's own
-// picker, from when the live view first saw it on the pane
-// (conv.Dialog.Shown), so a picker the operator has been reading for a
-// while costs nothing; a screen the answer itself brings up (a form's
-// next question, its review) waits it out.
+// It applies to the dialog's own picker, counted from when lab first saw
+// it (by the live view, conv.Dialog.Shown, when it was up before the
+// answer), so a picker the operator has been reading for a while costs
+// nothing. A screen the answer itself brings up has ScreenGrace.
 const DefaultPickerGrace = 300 * time.Millisecond
 
 // DefaultScreenGrace is the grace of a screen the answer itself brought
-// up: a form's next question, the review. None: the CLI takes keys on
-// such a screen as soon as it shows (docs/benchmarks.md, issue 23), its
-// input already set up when the dialog's picker first showed.
+// up: a form's next question, the review, Codex's input box after "No,
+// stay in Plan mode". None: with no grace at all, no key on such a screen
+// was lost in the measurements of docs/benchmarks.md ("Answer speed").
 const DefaultScreenGrace time.Duration = -1
 
 // play runs a recipe. committed reports whether the committing key was
