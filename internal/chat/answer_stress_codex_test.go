@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"lab/internal/agent"
 	"lab/internal/codex"
@@ -115,52 +114,10 @@ func (s codexShape) answerFor(d *conv.Dialog) conv.Answer { return s.answer(d) }
 // ask types s's prompt at the empty input box (in Plan mode for a plan)
 // and returns the dialog it asks, once its picker shows.
 func (r *codexRun) ask(s codexShape) (*conv.Dialog, error) {
-	seen := map[string]bool{}
-	if d, _ := r.live.current(); d != nil {
-		seen[d.ToolID] = true
+	setMode := func() error {
+		return cycleMode(r.rig.Tmux, r.target, 10, func(line string) bool { return strings.Contains(line, "Plan mode") == s.plan })
 	}
-	drv := codexDriver()
-	if !waitFor(120*time.Second, func() bool {
-		p, st := r.live.current()
-		box, ok := drv.Prompt(r.screen())
-		return p == nil && (st == conv.StateNeedsInput || st == conv.StateIdle) && ok && box.Empty()
-	}) {
-		return nil, fmt.Errorf("the CLI did not come back to an empty input box")
-	}
-	if err := r.planMode(s.plan); err != nil {
-		return nil, err
-	}
-	if err := r.actor.Reply(context.Background(), s.prompt); err != nil {
-		return nil, fmt.Errorf("typing %q: %w", s.prompt, err)
-	}
-	var d *conv.Dialog
-	if !waitFor(120*time.Second, func() bool {
-		d, _ = r.live.current()
-		return d != nil && !seen[d.ToolID] && drv.Dress(d.Clone(), r.screen())
-	}) {
-		return nil, fmt.Errorf("no dialog shown for %q", s.prompt)
-	}
-	return d, nil
-}
-
-// planMode presses shift+tab until the footer says Plan mode is on (or
-// off), judging the footer once it is steady (see backToPlanMode): the
-// CLI drops a press that comes too soon, and takes some late.
-func (r *codexRun) planMode(on bool) error {
-	footer := func() string { return statusLine(r.screen()) }
-	for i := 0; ; i++ {
-		line := steady(footer)
-		if strings.Contains(line, "Plan mode") == on {
-			return nil
-		}
-		if i == 10 {
-			return fmt.Errorf("could not turn Plan mode %v (footer %q)", map[bool]string{true: "on", false: "off"}[on], line)
-		}
-		if err := r.rig.Tmux.SendKey(context.Background(), r.target, "BTab"); err != nil {
-			return err
-		}
-		waitFor(2*time.Second, func() bool { return footer() != line })
-	}
+	return askAt(r.live, r.actor, r.screen, setMode, s.prompt, func(d *conv.Dialog) bool { return r.actor.drv.Dress(d.Clone(), r.screen()) })
 }
 
 // recorded folds the rollout afresh (not the live view, which shows a

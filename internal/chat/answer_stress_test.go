@@ -12,6 +12,7 @@ import (
 
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
+	"lab/internal/tmux"
 )
 
 // TestAnswerStress answers many dialogs of mixed shapes, one after
@@ -282,53 +283,74 @@ func (r *cliRun) recorded(s stressShape, d *conv.Dialog, _ conv.Answer) (bool, e
 // mode again for a plan: an approved plan leaves it), and returns the
 // dialog it asks, once its picker shows.
 func (r *cliRun) ask(s stressShape) (*conv.Dialog, error) {
+	setMode := func() error {
+		if s.mode != "plan" {
+			return nil
+		}
+		return r.backToPlanMode()
+	}
+	return askAt(r.live, r.actor, r.screen, setMode, s.prompt, func(d *conv.Dialog) bool {
+		return (d.Kind != conv.DialogPermission || len(d.Permission.Options) > 0) && strings.Contains(r.screen(), s.marker)
+	})
+}
+
+// askAt waits until the run (its live view, actor and screen) waits at
+// an empty prompt, sets its mode, types prompt and returns the new dialog
+// once shown accepts it.
+func askAt(l *live, a *Actor, screen func() string, setMode func() error, prompt string, shown func(d *conv.Dialog) bool) (*conv.Dialog, error) {
 	seen := map[string]bool{}
-	if d, _ := r.live.current(); d != nil {
+	if d, _ := l.current(); d != nil {
 		seen[d.ToolID] = true
 	}
 	if !waitFor(120*time.Second, func() bool {
-		p, st := r.live.current()
-		box, ok := r.actor.drv.Prompt(r.rig.Pane(r.target))
+		p, st := l.current()
+		box, ok := a.drv.Prompt(screen())
 		return p == nil && (st == conv.StateNeedsInput || st == conv.StateIdle) && ok && box.Empty()
 	}) {
 		return nil, fmt.Errorf("the CLI did not come back to an empty prompt")
 	}
-	if s.mode == "plan" {
-		if err := r.backToPlanMode(); err != nil {
-			return nil, err
-		}
+	if err := setMode(); err != nil {
+		return nil, err
 	}
-	if err := r.actor.Reply(context.Background(), s.prompt); err != nil {
-		return nil, fmt.Errorf("typing %q: %w", s.prompt, err)
+	if err := a.Reply(context.Background(), prompt); err != nil {
+		return nil, fmt.Errorf("typing %q: %w", prompt, err)
 	}
 	var d *conv.Dialog
 	if !waitFor(120*time.Second, func() bool {
-		d, _ = r.live.current()
-		return d != nil && !seen[d.ToolID] && (d.Kind != conv.DialogPermission || len(d.Permission.Options) > 0)
+		d, _ = l.current()
+		return d != nil && !seen[d.ToolID] && shown(d)
 	}) {
-		return nil, fmt.Errorf("no dialog for %q", s.prompt)
-	}
-	if !waitFor(60*time.Second, func() bool { return strings.Contains(r.rig.Pane(r.target), s.marker) }) {
-		return nil, fmt.Errorf("the picker of %q never showed", s.prompt)
+		return nil, fmt.Errorf("no dialog shown for %q", prompt)
 	}
 	return d, nil
 }
 
 // backToPlanMode cycles the permission mode with shift+tab until the
-// status line says plan mode. It judges the status line only once it has
-// stayed the same a moment, so a press the CLI takes late is never
-// followed by another that cycles past plan mode.
+// status line says plan mode.
 func (r *cliRun) backToPlanMode() error {
-	status := func() string { return statusLine(r.rig.Pane(r.target)) }
+	return cycleMode(r.rig.Tmux, r.target, 8, func(line string) bool { return strings.Contains(line, "plan mode on") })
+}
+
+// cycleMode presses shift+tab in target until the status line (the
+// pane's last line) passes want, at most tries times. It judges the line
+// only once it has stayed the same a moment, so a press the CLI takes
+// late is never followed by another that cycles past the mode, and after
+// a press waits for the line to change (the CLI drops a press that comes
+// too soon).
+func cycleMode(tm *tmux.Server, target string, tries int, want func(line string) bool) error {
+	status := func() string {
+		c, _ := tm.Capture(context.Background(), target)
+		return statusLine(c)
+	}
 	for i := 0; ; i++ {
 		line := steady(status)
-		if strings.Contains(line, "plan mode on") {
+		if want(line) {
 			return nil
 		}
-		if i == 8 {
-			return fmt.Errorf("could not get back to plan mode (status line %q)", line)
+		if i == tries {
+			return fmt.Errorf("could not cycle to the wanted mode (status line %q)", line)
 		}
-		if err := r.rig.Tmux.SendKey(context.Background(), r.target, "BTab"); err != nil {
+		if err := tm.SendKey(context.Background(), target, "BTab"); err != nil {
 			return err
 		}
 		waitFor(10*time.Second, func() bool { return status() != line })
