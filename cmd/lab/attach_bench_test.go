@@ -104,13 +104,3 @@ func BenchmarkPhotoReply(b *testing.B) {
 		})
 	}
 }
-
-// quantile is the q-quantile of ds (nearest rank).
-func quantile(ds []time.Duration, q float64) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := int(q*float64(len(s))+0.5) - 1
-	return s[max(0, min(i, len(s)-1))]
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

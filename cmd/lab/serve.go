@@ -590,7 +590,7 @@ func (a runnerAdapter) Pane(id string) chat.Pane {
 
 type deadPane struct{ err error }
 
-func (d deadPane) SendKey(context.Context, string) error        { return d.err }
+func (d deadPane) SendKeys(context.Context, ...string) error    { return d.err }
 func (d deadPane) Paste(context.Context, string) error          { return d.err }
 func (d deadPane) Type(context.Context, string) error           { return d.err }
 func (d deadPane) Watch(context.Context) (*tmux.Watcher, error) { return nil, d.err }

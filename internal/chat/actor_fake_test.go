@@ -37,7 +37,8 @@ type fakeTUI struct {
 	noImages bool
 	escaped  bool // the last key was an Escape on a box holding text
 
-	keys []string // every key and paste received, in order
+	keys   []string   // every key and paste received, in order
+	bursts [][]string // the same, one entry per SendKeys or Paste call
 	// drop, when set, is asked for each key; true swallows it (a key lost
 	// on the way to the TUI).
 	drop func(n int, key string) bool
@@ -76,22 +77,32 @@ func (f *fakeTUI) pending(ctx context.Context) (*conv.Dialog, error) {
 	return &c, nil
 }
 
+func (f *fakeTUI) sentBursts() [][]string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([][]string(nil), f.bursts...)
+}
+
 func (f *fakeTUI) sent() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.keys...)
 }
 
-func (f *fakeTUI) SendKey(ctx context.Context, key string) error {
+// SendKeys applies keys in order, as the CLI reads a burst.
+func (f *fakeTUI) SendKeys(ctx context.Context, keys ...string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.keys = append(f.keys, key)
-	if f.deaf || key == f.deafTo || (f.drop != nil && f.drop(len(f.keys), key)) {
-		return nil
-	}
-	f.apply(key)
-	if f.onKey != nil {
-		f.onKey(f, key)
+	f.bursts = append(f.bursts, keys)
+	for _, key := range keys {
+		f.keys = append(f.keys, key)
+		if f.deaf || key == f.deafTo || (f.drop != nil && f.drop(len(f.keys), key)) {
+			continue
+		}
+		f.apply(key)
+		if f.onKey != nil {
+			f.onKey(f, key)
+		}
 	}
 	return nil
 }
@@ -100,6 +111,7 @@ func (f *fakeTUI) Paste(ctx context.Context, text string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.keys = append(f.keys, "paste:"+text)
+	f.bursts = append(f.bursts, []string{"paste:" + text})
 	if f.deaf {
 		return nil
 	}

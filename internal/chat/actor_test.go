@@ -16,7 +16,6 @@ import (
 
 func testOpts() ActorOptions {
 	return ActorOptions{
-		KeyDelay:      time.Millisecond,
 		PickerGrace:   -1,
 		CheckTimeout:  300 * time.Millisecond,
 		CheckPoll:     2 * time.Millisecond,
@@ -277,9 +276,10 @@ func TestActorRewindsAMovedCursor(t *testing.T) {
 }
 
 // TestActorPickerGrace: the real CLI drops an Enter that comes right after
-// a picker appears. With the grace the answer lands; without it the
-// dropped commit is reported as a conflict (never as success), nothing is
-// remembered as answered, and a retry works.
+// a picker appears (the fake: after any screen appears). With the graces
+// the answer lands; without them the dropped commit is reported as a
+// conflict (never as success), nothing is remembered as answered, and a
+// retry works.
 func TestActorPickerGrace(t *testing.T) {
 	cases := []struct {
 		name string
@@ -296,6 +296,7 @@ func TestActorPickerGrace(t *testing.T) {
 			f.guard = 80 * time.Millisecond
 			opts := testOpts()
 			opts.PickerGrace = 120 * time.Millisecond
+			opts.ScreenGrace = 120 * time.Millisecond
 			act := NewActor(f, claudeDriver("2.1.328"), f.pending, NewIntents(), opts)
 			if err := act.Answer(context.Background(), c.a); err != nil {
 				t.Fatalf("with the grace: %v", err)

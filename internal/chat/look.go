@@ -15,6 +15,9 @@ import (
 //     plan's approval rows exist only on the screen. They are read once
 //     per dialog; a permission prompt is served only while its screen
 //     shows, so a card never offers options the CLI is not showing.
+//     Every dialog's picker is looked for until it shows, and when it
+//     first showed is kept (conv.Dialog.Shown): lab's answer needs no
+//     picker grace on a picker that has been up for a while.
 //   - the CLI's real state when the transcript cannot tell: a turn the
 //     transcript still shows working while the CLI sits idle at its
 //     prompt after an interrupt the transcript did not record, a
@@ -150,8 +153,32 @@ func (k *looker) dress(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 		return k.dressPermission(d, now)
 	case conv.DialogPlan:
 		return k.dressPlan(d, now)
+	case conv.DialogQuestion:
+		return k.dressQuestion(d, now)
 	}
 	return d, false
+}
+
+// shownNow is the time to record as a picker's Shown once a capture
+// showed it: taken after the capture, so it is never earlier than the
+// picker's appearance (the picker grace counts from it).
+func shownNow() time.Time { return time.Now() }
+
+// dressQuestion serves a question dialog as it is, with when its picker
+// first showed once the pane showed it; until then it looks again soon.
+func (k *looker) dressQuestion(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
+	if seen, ok := k.dressed[d.ToolID]; ok {
+		c := d.Clone()
+		c.Shown = seen.Shown
+		return c, false
+	}
+	c := d.Clone()
+	if k.drv.Dress(c, k.capture()) {
+		c.Shown = shownNow()
+		k.remember(c)
+		return c.Clone(), false
+	}
+	return d, now.Sub(k.firstAsked(d.ToolID, now)) < dressPatience
 }
 
 func (k *looker) dressPermission(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
@@ -165,26 +192,18 @@ func (k *looker) dressPermission(d *conv.Dialog, now time.Time) (*conv.Dialog, b
 	}
 	c := d.Clone()
 	if k.drv.Dress(c, k.capture()) {
+		c.Shown = shownNow()
 		k.remember(c)
 		return c.Clone(), false
 	}
-	first, ok := k.asked[d.ToolID]
-	if !ok {
-		first = now
-		k.asked[d.ToolID] = now
-	}
-	return nil, now.Sub(first) < dressPatience
+	return nil, now.Sub(k.firstAsked(d.ToolID, now)) < dressPatience
 }
 
 func (k *looker) dressPlan(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 	if p := k.plan; p.id == d.ToolID && now.Sub(p.at) < lookEvery {
 		return p.served.Clone(), p.again // looked a moment ago
 	}
-	first, ok := k.asked[d.ToolID]
-	if !ok {
-		first = now
-		k.asked[d.ToolID] = now
-	}
+	first := k.firstAsked(d.ToolID, now)
 	capture := k.capture()
 	kind := k.drv.Look(capture).Kind
 	seen, dressed := k.dressed[d.ToolID]
@@ -194,6 +213,7 @@ func (k *looker) dressPlan(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 	switch {
 	case shown:
 		if !dressed {
+			c.Shown = shownNow()
 			k.remember(c)
 			seen = c
 		}
@@ -209,6 +229,17 @@ func (k *looker) dressPlan(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 	again := !shown && out != nil && now.Sub(first) < planPatience+lookEvery
 	k.plan = planLook{id: d.ToolID, at: now, kind: kind, served: out, again: again}
 	return out.Clone(), again
+}
+
+// firstAsked is when the dialog toolID was first looked for on the pane
+// (now, the first time).
+func (k *looker) firstAsked(toolID string, now time.Time) time.Time {
+	first, ok := k.asked[toolID]
+	if !ok {
+		first = now
+		k.asked[toolID] = now
+	}
+	return first
 }
 
 // remember keeps a dialog's dressing, as first read.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -134,7 +135,7 @@ func (a *Actor) Reply(ctx context.Context, text string, files ...conv.Upload) er
 	if err := a.poll(ctx, a.holds(text)); err != nil {
 		return a.withdraw(ctx, text, conv.Wrap(conv.EConflict, err, "the reply did not show in the prompt as typed; it was not submitted"))
 	}
-	if err := pause(ctx, a.opts.KeyDelay); err != nil {
+	if err := pause(ctx, a.opts.ReplyDelay); err != nil {
 		return a.withdraw(ctx, text, conv.Wrap(conv.EUnavailable, err, "reply cancelled"))
 	}
 	enters, err := a.enter(ctx, a.submitted(text), "reply")
@@ -157,14 +158,14 @@ func (a *Actor) replyWithImages(ctx context.Context, images []string, text strin
 		// appeared whose grace the pastes should wait out.
 		steps[i].Acts = false
 	}
-	if _, err := a.play(ctx, steps); !errors.Is(err, errNoCommit) {
+	if _, err := a.play(ctx, steps, time.Time{}, ""); !errors.Is(err, errNoCommit) {
 		a.emptyAttachments(ctx)
 		if conv.KindOf(err) == conv.EConflict {
 			return conv.Wrap(conv.EConflict, err, "the CLI did not take the attachments as expected; nothing was sent")
 		}
 		return err
 	}
-	if err := pause(ctx, a.opts.KeyDelay); err != nil {
+	if err := pause(ctx, a.opts.ReplyDelay); err != nil {
 		a.emptyAttachments(ctx)
 		return conv.Wrap(conv.EUnavailable, err, "reply cancelled")
 	}
@@ -191,7 +192,7 @@ func (a *Actor) emptyAttachments(ctx context.Context) {
 		return
 	}
 	for _, k := range a.drv.ClearKeys() {
-		if err := a.pane.SendKey(ctx, k); err != nil {
+		if err := a.pane.SendKeys(ctx, k); err != nil {
 			a.log.Warn("could not empty the prompt", "err", err)
 			return
 		}
@@ -218,7 +219,7 @@ func (a *Actor) emptyAttachments(ctx context.Context) {
 // logs.
 func (a *Actor) enter(ctx context.Context, gone func(capture string) error, what string) (enters int, err error) {
 	for attempt := 1; ; attempt++ {
-		if err := a.pane.SendKey(ctx, "Enter"); err != nil {
+		if err := a.pane.SendKeys(ctx, "Enter"); err != nil {
 			return attempt, conv.Wrap(conv.EUnavailable, err, "sending Enter")
 		}
 		err := a.poll(ctx, gone)

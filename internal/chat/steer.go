@@ -96,7 +96,7 @@ func (a *Actor) leave(ctx context.Context) {
 	if err != nil || a.drv.Look(capture).Kind == agent.LookPrompt {
 		return
 	}
-	if err := a.pane.SendKey(ctx, a.drv.InterruptKey()); err != nil {
+	if err := a.pane.SendKeys(ctx, a.drv.InterruptKey()); err != nil {
 		a.log.Warn("could not close the screen the switch left", "err", err)
 	}
 }
@@ -216,7 +216,7 @@ func (a *Actor) move(ctx context.Context, m agent.Move) error {
 			return err
 		}
 		if len(steps) > 0 {
-			if _, err := a.play(ctx, steps); err != nil {
+			if _, err := a.play(ctx, steps, time.Time{}, ""); err != nil {
 				return err
 			}
 		}
@@ -254,7 +254,7 @@ func (a *Actor) cycle(ctx context.Context, m agent.Move) error {
 	}
 	at := start
 	for range m.Times {
-		if err := a.pane.SendKey(ctx, m.Key); err != nil {
+		if err := a.pane.SendKeys(ctx, m.Key); err != nil {
 			return conv.Wrap(conv.EUnavailable, err, "sending "+m.Key)
 		}
 		var done bool

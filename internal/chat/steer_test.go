@@ -40,21 +40,23 @@ func newPromptTUI() *promptTUI {
 	}
 }
 
-func (p *promptTUI) SendKey(ctx context.Context, key string) error {
+func (p *promptTUI) SendKeys(ctx context.Context, keys ...string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.keys = append(p.keys, key)
-	if key == p.deafTo {
-		return nil
-	}
-	switch key {
-	case "BTab":
-		p.mode = (p.mode + 1) % len(p.cycle)
-	case "C-u":
-		p.box = ""
-	case "Enter":
-		p.run = append(p.run, p.box)
-		p.box = ""
+	for _, key := range keys {
+		p.keys = append(p.keys, key)
+		if key == p.deafTo {
+			continue
+		}
+		switch key {
+		case "BTab":
+			p.mode = (p.mode + 1) % len(p.cycle)
+		case "C-u":
+			p.box = ""
+		case "Enter":
+			p.run = append(p.run, p.box)
+			p.box = ""
+		}
 	}
 	return nil
 }

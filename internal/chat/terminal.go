@@ -78,7 +78,7 @@ func (a *Actor) Terminal(ctx context.Context, in conv.TerminalInput) error {
 		}
 	}
 	for i, k := range in.Keys {
-		if err := send(fmt.Sprintf("key %d (%s)", i, k), func() error { return a.pane.SendKey(ctx, k) }); err != nil {
+		if err := send(fmt.Sprintf("key %d (%s)", i, k), func() error { return a.pane.SendKeys(ctx, k) }); err != nil {
 			return err
 		}
 	}

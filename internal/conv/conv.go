@@ -129,6 +129,10 @@ type Dialog struct {
 	Permission  *Permission  `json:"permission,omitempty"`
 	Answerable  bool         `json:"answerable"`
 	Outcome     *Outcome     `json:"outcome"`
+	// Shown is when lab first saw the dialog's picker on the CLI's pane
+	// (zero until then). Only lab's own answers use it: a key that acts
+	// on a picker that has shown for a while needs no grace.
+	Shown time.Time `json:"-"`
 }
 
 // Permission is what a permission prompt asks: may the agent make this

@@ -54,12 +54,12 @@ func (t Terminal) check(ctx context.Context) error {
 	return nil
 }
 
-// SendKey sends one named key.
-func (t Terminal) SendKey(ctx context.Context, key string) error {
+// SendKeys sends named keys in one call.
+func (t Terminal) SendKeys(ctx context.Context, keys ...string) error {
 	if err := t.check(ctx); err != nil {
 		return err
 	}
-	return t.server.SendKey(ctx, t.target, key)
+	return t.server.SendKeys(ctx, t.target, keys...)
 }
 
 // Paste types text as one bracketed paste.

@@ -156,10 +156,23 @@ func ValidKey(key string) bool { return keyNames[key] }
 
 // SendKey sends exactly one named key to target (a session name or pane id).
 func (s *Server) SendKey(ctx context.Context, target, key string) error {
-	if !keyNames[key] {
-		return fmt.Errorf("tmux: key %q is not allowed", key)
+	return s.SendKeys(ctx, target, key)
+}
+
+// SendKeys sends named keys to target in one tmux call, in order: the
+// application reads them as one burst. Every key is checked first; one
+// that is not allowed refuses them all, and nothing is sent.
+func (s *Server) SendKeys(ctx context.Context, target string, keys ...string) error {
+	if len(keys) == 0 {
+		return errors.New("tmux: no keys to send")
 	}
-	_, err := s.cmd(ctx, nil, "send-keys", "-t", target, key)
+	for _, k := range keys {
+		if !keyNames[k] {
+			return fmt.Errorf("tmux: key %q is not allowed", k)
+		}
+	}
+	args := append([]string{"send-keys", "-t", target}, keys...)
+	_, err := s.cmd(ctx, nil, args...)
 	return err
 }
 

@@ -140,6 +140,37 @@ func TestType(t *testing.T) {
 	}
 }
 
+// TestSendKeys: several keys in one call arrive in order, as the bytes
+// each named key stands for; one key that is not allowed refuses the
+// whole call before anything is typed.
+func TestSendKeys(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	err := s.NewSession(ctx, SessionOptions{Name: "keys", Width: 100, Height: 20,
+		Argv: []string{"/bin/sh", "-c", `stty raw -echo; echo READY; exec cat -vT`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPane(t, s, "keys", "READY")
+	for _, bad := range [][]string{nil, {"Down", "hello"}, {"Up", "-l"}, {"Space", "C-c;kill-server"}} {
+		if err := s.SendKeys(ctx, "keys", bad...); err == nil {
+			t.Errorf("SendKeys(%q) = nil; want refused", bad)
+		}
+	}
+	if err := s.SendKeys(ctx, "keys", "Down", "Down", "Space", "Tab", "Up"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SendKey(ctx, "keys", "BSpace"); err != nil {
+		t.Fatal(err)
+	}
+	// cat -vT: Down is ESC [ B, Tab ^I, BSpace DEL (^?). The
+	// refused calls typed nothing before the good one.
+	out := waitPane(t, s, "keys", "^?")
+	if got, want := strings.TrimSpace(strings.SplitN(out, "READY\n", 2)[1]), "^[[B^[[B ^I^[[A^?"; got != want {
+		t.Fatalf("pane shows %q; want %q", got, want)
+	}
+}
+
 func TestInvalidSessionOptions(t *testing.T) {
 	s := newServer(t)
 	ctx := context.Background()
