@@ -86,9 +86,10 @@ test-go: clis
 # (installed into tools/ when missing): pickers and every answer shape,
 # permission prompts, replies as the input box draws them, interrupts,
 # the live overlay's reading of the pane, resume, attach, the trust gate,
-# captures. What does not depend on the CLI's version (lab's own API,
-# push, changes, peers, the Codex CLI, measurements) runs once, above.
-CLI_VERSION_TESTS ?= ^(TestE2E|TestActor|TestPermission|TestLive|TestLook|TestResume|TestAttach|TestServeAnswersARealQuestion|TestServeRejectsAPlanWithFeedback|TestServeRestartKeepsPendingRun|TestServeShowsAPIRetriesAsAWarning|TestRunEndToEnd|TestStartWatch|TestBackToBack|TestRestartKeeps|TestCLIVersionOfTheRealCLI|TestRealCLI|TestCapture)
+# captures, the slash menu, mode and model, attachments. What does not
+# depend on the CLI's version (lab's own API, push, changes, peers, the
+# Codex CLI, measurements) runs once, above.
+CLI_VERSION_TESTS ?= ^(TestE2E|TestActor|TestPermission|TestLive|TestLook|TestResume|TestAttach|TestServeAnswersARealQuestion|TestServeRejectsAPlanWithFeedback|TestServeRestartKeepsPendingRun|TestServeShowsAPIRetriesAsAWarning|TestRunEndToEnd|TestStartWatch|TestBackToBack|TestRestartKeeps|TestCLIVersionOfTheRealCLI|TestRealCLI|TestCapture|TestMenuMatchesTable|TestServeSlashCommands|TestServeSwitchModeAndModel|TestServeAttachmentsClaude|TestPastedImagePathsAttach)
 CLI_VERSION_SKIP ?= Codex|Timing|Fuzz
 test-cli-versions: cli-versions
 	@set -e; for v in $(CLI_VERSIONS_EXTRA); do \
