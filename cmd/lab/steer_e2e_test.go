@@ -72,6 +72,32 @@ func (l *labServer) pane(runID string) string {
 	return out
 }
 
+// still waits until the run's pane and the model's request count have
+// held for half a second (a dialog that just showed may still be drawing,
+// a turn's last request still arriving) and returns them: the baseline
+// for something that must change neither.
+func (l *labServer) still(t *testing.T, runID string, requests func() int) (string, int) {
+	t.Helper()
+	screen, n, since := l.pane(runID), requests(), time.Now()
+	claudetest.Poll(t, 30*time.Second, "a still pane", func() bool {
+		s, c := l.pane(runID), requests()
+		if s != screen || c != n {
+			screen, n, since = s, c, time.Now()
+		}
+		return time.Since(since) >= 500*time.Millisecond
+	})
+	return screen, n
+}
+
+// untouched fails the test when the pane or the request count moved
+// from the baseline still took.
+func (l *labServer) untouched(t *testing.T, runID, screen string, requests, before int) {
+	t.Helper()
+	if after := l.pane(runID); after != screen || requests != before {
+		t.Fatalf("a refused command changed the pane or reached the model (%d requests, %d before); before:\n%s\nafter:\n%s", requests, before, screen, after)
+	}
+}
+
 // hasText reports whether the page holds a message of kind with text
 // containing s.
 func hasText(p conv.Page, kind conv.Kind, s string) bool {
@@ -193,14 +219,12 @@ func TestServeSlashCommands(t *testing.T) {
 	// A dialog waits: a command is refused, nothing typed or sent.
 	lab.reply(run.ID, "lab:single pick one")
 	p = lab.waitPage(run.ID, "a pending question", func(p conv.Page) bool { return p.PendingDialog != nil })
-	before := len(api.Requests())
-	screen := lab.pane(run.ID)
+	requests := func() int { return len(api.Requests()) }
+	screen, before := lab.still(t, run.ID, requests)
 	if code, msg := lab.post(path, conv.CommandRequest{Name: "compact"}); code != 409 || !strings.Contains(msg, "dialog is waiting") {
 		t.Errorf("/compact with a dialog waiting: %d %q; want 409", code, msg)
 	}
-	if after := lab.pane(run.ID); after != screen || len(api.Requests()) != before {
-		t.Fatalf("a refused command changed the pane or reached the model:\n%s", after)
-	}
+	lab.untouched(t, run.ID, screen, requests(), before)
 	lab.answer(run.ID, conv.Answer{ToolID: p.PendingDialog.ToolID, Answers: []conv.QuestionAnswer{{Chosen: []int{0}}}})
 	lab.waitPage(run.ID, "the answer's turn", func(p conv.Page) bool { return p.State == conv.StateNeedsInput && p.PendingDialog == nil })
 
@@ -397,13 +421,12 @@ func TestServeCodexSlashCommands(t *testing.T) {
 
 	lab.reply(run.ID, "lab:single pick one")
 	p := lab.waitPage(run.ID, "a pending question", func(p conv.Page) bool { return p.PendingDialog != nil })
-	before, screen := len(api.Requests()), lab.pane(run.ID)
+	requests := func() int { return len(api.Requests()) }
+	screen, before := lab.still(t, run.ID, requests)
 	if code, msg := lab.post(path, conv.CommandRequest{Name: "compact"}); code != 409 || !strings.Contains(msg, "dialog is waiting") {
 		t.Errorf("/compact with a dialog waiting: %d %q; want 409", code, msg)
 	}
-	if lab.pane(run.ID) != screen || len(api.Requests()) != before {
-		t.Fatal("a refused command changed the pane or reached the model")
-	}
+	lab.untouched(t, run.ID, screen, requests(), before)
 	lab.answer(run.ID, conv.Answer{ToolID: p.PendingDialog.ToolID, Answers: []conv.QuestionAnswer{{Chosen: []int{0}}}})
 	lab.waitPage(run.ID, "the answer's turn", func(p conv.Page) bool { return p.State == conv.StateNeedsInput && p.PendingDialog == nil })
 
