@@ -114,8 +114,14 @@ describe("folder picker", () => {
     await list.locator('[data-folder$="/projects"]').waitFor();
     await list.locator('[data-folder$="/projects"]').click();
     assert.equal(await input.inputValue(), "~/projects");
-    await poll(async () => (await list.locator("[data-folder]").count()) === 3, { what: "the three projects listed" });
-    const names = await list.locator("[data-folder] .folder-path").allTextContents();
+    // The list of the folder typed before may still show three rows: wait
+    // for the rows under ~/projects, then check their order.
+    const paths = () => list.locator("[data-folder] .folder-path").allTextContents();
+    await poll(async () => {
+      const rows = await paths();
+      return rows.length === 3 && rows.every((r) => r.startsWith("~/projects/"));
+    }, { what: "the three projects listed" });
+    const names = await paths();
     assert.deepEqual(names, ["~/projects/alpha", "~/projects/gamma", "~/projects/beta"], "git repositories first");
     assert.equal(await list.locator('[data-folder$="/alpha"] .tag.git').count(), 1);
     await shot(page, "folder-picker");

@@ -333,12 +333,16 @@ describe("attention", () => {
   });
 
   test("a finished turn opened on another device shows seen here within a second; the next turn end brings it back", async () => {
+    // The title counts a second or so after the rows (it refetches the
+    // list, debounced): it is polled, never read once.
+    const counted = async () => Number((await page.title()).match(/^\((\d+)\)/)?.[1] ?? 0);
+    const others = await counted();
     const done = await startRunAPI("seen", "lab:text say hello");
     await waitState(done.id, (p) => p.state === "needs_input");
     await page.goto(lab.url + "/");
     const row = page.locator(`[data-run="${done.id}"]`);
     await poll(async () => (await row.getAttribute("data-attention")) === "your_turn", { what: "your turn" });
-    const titleBefore = await page.title();
+    await poll(async () => (await counted()) === others + 1, { what: "the title counting the finished turn" });
 
     // Another device (its own browser and login) opens the run.
     const phone = await launch();
@@ -353,7 +357,7 @@ describe("attention", () => {
       const t0 = Date.now();
       await poll(async () => (await row.getAttribute("data-attention")) === "seen", { what: "seen on this device" });
       console.log(`# seen reached the other device ${Date.now() - t0} ms after the chat showed`);
-      assert.notEqual(await page.title(), titleBefore, "the title still counts the seen run");
+      await poll(async () => (await counted()) === others, { what: "the title no longer counting the seen run" });
 
       // Nobody looks; the operator replies by script; the turn ends again.
       await p2.goto(lab.url + "/");
