@@ -83,15 +83,22 @@ type frame struct {
 	preview  string
 }
 
-// livePoll is the fallback poll interval when file notifications fail.
-const livePoll = time.Second
+// livePoll is the fallback poll interval when file notifications fail;
+// restPoll the one for a run at rest (see atRest) whose folders are all
+// watched.
+const (
+	livePoll  = time.Second
+	restPoll  = 10 * time.Second
+	restAfter = 5 * time.Second
+)
 
 func newLive(runID string, side agent.Side, newFold func() agent.Fold, pane Pane, drv agent.Driver, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger) *live {
 	l := &live{runID: runID, side: side, newFold: newFold, pub: pub, log: log, intents: intents, state: conv.StateIdle,
 		look: newLooker(pane, drv), changed: time.Now()}
 	l.shown.Store(&frame{state: conv.StateIdle})
-	l.tail = newTailer(l.refresh, livePoll, log)
-	l.tail.watch(side.Dir())
+	l.tail = newTailer(l.refresh, livePoll, restPoll, log)
+	l.tail.watch(side.Dir(), true)
+	l.tail.start()
 	return l
 }
 
@@ -139,7 +146,9 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		// A new session (start, or /clear): a new transcript and a new
 		// transcript_id; clients refetch from scratch.
 		l.view = NewView(st.TranscriptPath, l.newFold, l.intents)
-		l.tail.watch(filepath.Dir(st.TranscriptPath))
+		// Its folder may not exist yet (the CLI writes the transcript
+		// with the first prompt, which the side channel reports first).
+		l.tail.watch(filepath.Dir(st.TranscriptPath), false)
 		ch.Changed, ch.Reset = true, true
 	}
 	if l.view != nil {
@@ -182,6 +191,7 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		l.lookSoon()
 	}
 	l.syncedAt = now
+	l.tail.rest(l.atRest(now))
 	l.noteActivity(st, ch.Changed, now)
 	l.turns.observe(l.view, l.state)
 	l.publishFrame()
@@ -207,6 +217,17 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 	l.lastSeen.len, l.lastSeen.state, l.lastSeen.pending, l.lastSeen.alert = n, l.state, pendingID, alert
 	l.lastSeen.warning = warning
 	return &conv.Event{Type: conv.EventMessagesChanged, RunID: l.runID, State: l.state, BackpatchSeq: ch.Backpatch}, runChanged
+}
+
+// atRest reports whether nothing about the run can change but through its
+// files or lab's own hand: it is not working, no dialog waits, the
+// transcript has been quiet a while and the pane needs no look on time
+// (a starting run's screen is known, no command or alert is watched). The
+// operator typing at the terminal wakes it through the files the CLI
+// writes (the prompt hook, the transcript).
+func (l *live) atRest(now time.Time) bool {
+	return l.state != conv.StateWorking && l.state != conv.StateQuestion && l.pending == nil && !l.soon &&
+		now.Sub(l.changed) >= restAfter && !l.look.restless(now)
 }
 
 // lookSoon schedules a refresh shortly, for a dialog the pane does not

@@ -100,6 +100,17 @@ type commandWatch struct {
 	busy bool      // the last look saw the CLI working
 }
 
+// restless reports whether the pane may still need a look on time, with
+// no file changing: the screen is not known yet, an alert waits to clear,
+// a command or an interrupt is being watched, a revealed prompt shows. A
+// nil looker (no pane) never does.
+func (k *looker) restless(now time.Time) bool {
+	if k == nil || k.drv == nil {
+		return false
+	}
+	return !k.known || k.alert != nil || k.revealed != nil || !k.watch.at.IsZero() || now.Sub(k.nudged) < 5*time.Second
+}
+
 // watchFor bounds a command watch.
 const watchFor = 15 * time.Minute
 

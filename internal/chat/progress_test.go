@@ -65,7 +65,12 @@ func TestRunPreviewSkipsRawPayloads(t *testing.T) {
 	f := newLiveFixture(t)
 	appendLines(t, f.transcript, lineUser("look it up"), lineAssistantText("Let me ask the tracker.", ""),
 		lineToolUse("toolu_m", "mcp__tracker__search", map[string]any{"query_spec": map[string]any{"project": "lab", "status": "open"}}))
-	r := waitRun(t, f, "working", func(r conv.Run) bool { return r.Attention == conv.AttentionWorking && r.LastActivity != nil })
+	// The lines are three writes: wait until the last one was read (its
+	// time is the run's last activity).
+	toolAt := time.Date(2026, 11, 30, 10, 0, 2, 0, time.UTC)
+	r := waitRun(t, f, "working", func(r conv.Run) bool {
+		return r.Attention == conv.AttentionWorking && r.LastActivity != nil && r.LastActivity.Equal(toolAt)
+	})
 	if r.Preview != "Let me ask the tracker." {
 		t.Fatalf("preview %q; want the agent's last words, not the tool's JSON", r.Preview)
 	}

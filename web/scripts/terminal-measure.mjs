@@ -16,7 +16,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "../e2e/lib/browser.mjs";
 import { startLab } from "../e2e/lib/lab.mjs";
-import { poll, setPassword } from "../e2e/lib/util.mjs";
+import { poll, setup } from "../e2e/lib/util.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, d) => {
@@ -57,13 +57,14 @@ function pids(test) {
 
 const lab = await startLab();
 const sock = join(lab.state, "tmux.sock");
-const [labPid] = pids((a) => a.includes("--state-dir") && a.includes(lab.state) && a[0].endsWith("lab"));
+const [labPid] = pids((a) => a.includes("--state-dir") && a.includes(lab.state));
+if (!labPid) throw new Error(`no lab process with --state-dir ${lab.state}: the CPU figures would read 0`);
 const tmuxServer = () => pids((a) => a[0] === "tmux" && a.includes(sock) && !a.includes("-C"));
 const controlClients = () => pids((a) => a[0] === "tmux" && a.includes(sock) && a.includes("-C"));
 const browser = await launch();
 const page = await browser.page();
 page.setDefaultTimeout(60000);
-await setPassword(page, lab, "correct horse battery staple");
+await setup(page, lab, "correct horse battery staple");
 
 /** api calls lab from the page (its cookie and CSRF token). */
 const api = (method, path, body) =>
