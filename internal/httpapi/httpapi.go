@@ -76,7 +76,7 @@ type Config struct {
 	// server's model (GET /api/v1/demo/scenarios).
 	Scenarios []Scenario
 
-	Heartbeat       time.Duration // SSE heartbeat interval; default 25 s
+	Heartbeat       time.Duration // SSE heartbeat interval; default 10 s
 	SSEWriteTimeout time.Duration // per-event write deadline; default 10 s
 	MaxBodyBytes    int64         // request body cap; default 1 MiB
 
@@ -102,7 +102,7 @@ type Config struct {
 
 // Defaults for the zero fields of Config.
 const (
-	DefaultHeartbeat       = 25 * time.Second
+	DefaultHeartbeat       = 10 * time.Second
 	DefaultSSEWriteTimeout = 10 * time.Second
 	DefaultMaxBodyBytes    = 1 << 20
 )
