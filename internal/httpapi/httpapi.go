@@ -135,6 +135,8 @@ type Server struct {
 	hashes     *hashGate
 	handler    http.Handler
 	draining   atomic.Bool
+	// idemLocks serialise the attempts of one idempotency key.
+	idemLocks keyLocks
 }
 
 // New checks cfg, fills its defaults and builds the handler.
