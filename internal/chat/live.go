@@ -30,6 +30,11 @@ type live struct {
 	log     *slog.Logger
 
 	intents func(toolID string) (*conv.Outcome, bool)
+	// known is what lab knew of the run when it began following it.
+	known liveStart
+	// readyKicked: a refresh is asked for when a starting CLI becomes
+	// ready (ready.go).
+	readyKicked bool
 
 	mu      sync.Mutex
 	view    *View
@@ -82,9 +87,22 @@ type frame struct {
 // livePoll is the fallback poll interval when file notifications fail.
 const livePoll = time.Second
 
-func newLive(runID string, side agent.Side, newFold func() agent.Fold, pane Pane, drv agent.Driver, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger) *live {
+// liveStart is what lab knows of a run as its live view starts.
+type liveStart struct {
+	// transcript is the run's transcript as recorded (a resumed session's
+	// own), read until the side channel names one: a resumed Codex
+	// session names it only with its first turn.
+	transcript string
+	// fresh says the CLI was started just now (a new or resumed run, not
+	// one adopted at start-up): until its pane has shown a screen lab
+	// knows, it cannot take input, so a turn that ended is not yet the
+	// operator's (see ready.go).
+	fresh bool
+}
+
+func newLive(runID string, side agent.Side, newFold func() agent.Fold, pane Pane, drv agent.Driver, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger, known liveStart) *live {
 	l := &live{runID: runID, side: side, newFold: newFold, pub: pub, log: log, intents: intents, state: conv.StateIdle,
-		look: newLooker(pane, drv), changed: time.Now()}
+		look: newLooker(pane, drv), changed: time.Now(), known: known}
 	l.shown.Store(&frame{state: conv.StateIdle})
 	l.tail = newTailer(l.refresh, livePoll, log)
 	l.tail.watch(side.Dir())
@@ -131,11 +149,15 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		l.log.Warn("read side channel", "run", l.runID, "err", err)
 	}
 	var ch Change
-	if st.TranscriptPath != "" && (l.view == nil || l.view.Path() != st.TranscriptPath) {
+	path := st.TranscriptPath
+	if path == "" {
+		path = l.known.transcript
+	}
+	if path != "" && (l.view == nil || l.view.Path() != path) {
 		// A new session (start, or /clear): a new transcript and a new
 		// transcript_id; clients refetch from scratch.
-		l.view = NewView(st.TranscriptPath, l.newFold, l.intents)
-		l.tail.watch(filepath.Dir(st.TranscriptPath))
+		l.view = NewView(path, l.newFold, l.intents)
+		l.tail.watch(filepath.Dir(path))
 		ch.Changed, ch.Reset = true, true
 	}
 	if l.view != nil {
@@ -174,6 +196,7 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 			l.pending = d
 		}
 	}
+	l.state = l.readyState(l.state, now)
 	if again {
 		l.lookSoon()
 	}

@@ -74,6 +74,7 @@ type looker struct {
 
 	lastLook    time.Time
 	known       bool      // the pane has shown a screen lab understands
+	knownAt     time.Time // when it first did
 	unknownFrom time.Time // when the current unknown screen was first seen
 	nudged      time.Time // an interrupt was sent: look now
 	idleMark    idleMark  // the transcript and prompt state when the pane showed the CLI idle
@@ -207,6 +208,14 @@ func (k *looker) remember(d *conv.Dialog) {
 	k.dressed[d.ToolID] = d
 }
 
+// sawKnown records that the pane shows a screen lab understands.
+func (k *looker) sawKnown(now time.Time) {
+	k.known, k.unknownFrom, k.alert = true, time.Time{}, nil
+	if k.knownAt.IsZero() {
+		k.knownAt = now
+	}
+}
+
 // planGoneState is the state of a conversation whose transcript shows a
 // plan pending that the pane no longer shows: the CLI's own, as the last
 // look at the pane saw it.
@@ -247,7 +256,7 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 	k.idle = false
 	nudged := now.Sub(k.nudged) < 5*time.Second
 	due := now.Sub(k.lastLook) >= lookEvery
-	want := (!k.known && state == conv.StateIdle) || (state == conv.StateWorking && (quietFor >= lookQuiet || nudged)) ||
+	want := (!k.known && (state == conv.StateIdle || state == conv.StateNeedsInput)) || (state == conv.StateWorking && (quietFor >= lookQuiet || nudged)) ||
 		(waiting && running != nil)
 	if !due || !want {
 		return state, nil
@@ -255,7 +264,7 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 	k.lastLook = now
 	look := k.drv.Look(k.capture())
 	if look.Kind != agent.LookUnknown {
-		k.known, k.unknownFrom, k.alert = true, time.Time{}, nil
+		k.sawKnown(now)
 	}
 	k.warning = nil
 	if look.Kind == agent.LookBusy && state == conv.StateWorking {

@@ -113,7 +113,7 @@ func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
 	}
 	for _, r := range runs {
 		if r.State != conv.StateEnded {
-			s.follow(r)
+			s.follow(r, false)
 		}
 	}
 	go s.sweepLoop(cfg.SweepEvery)
@@ -138,7 +138,9 @@ func (s *Service) Close() {
 	}
 }
 
-func (s *Service) follow(r conv.Run) {
+// follow starts the live view of r; fresh says its CLI was started just
+// now (see liveStart).
+func (s *Service) follow(r conv.Run, fresh bool) {
 	p, ok := s.providers[r.Provider]
 	if !ok {
 		s.log.Warn("follow run: unknown provider", "run", r.ID, "provider", r.Provider)
@@ -155,7 +157,7 @@ func (s *Service) follow(r conv.Run) {
 		return
 	}
 	drv := p.NewDriver(r.CLIVersion)
-	l := newLive(r.ID, side, p.NewFold, s.runs.Pane(r.ID), drv, s.intents, s.pub, s.log)
+	l := newLive(r.ID, side, p.NewFold, s.runs.Pane(r.ID), drv, s.intents, s.pub, s.log, liveStart{transcript: r.TranscriptPath, fresh: fresh})
 	if s.onTurn != nil {
 		l.listenTurns(r.StartedAt, s.onTurn)
 	}
@@ -260,7 +262,7 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 	if err != nil {
 		return r, err
 	}
-	s.follow(r)
+	s.follow(r, true)
 	s.overlay(&r)
 	if s.pub != nil {
 		s.pub.Publish(conv.Event{Type: conv.EventRunChanged, RunID: r.ID, State: r.State})
@@ -366,11 +368,17 @@ func (s *Service) Answer(ctx context.Context, id string, a conv.Answer) error {
 	return err
 }
 
-// Reply sends the operator's text as the next message.
+// Reply sends the operator's text as the next message. A run whose CLI
+// is still starting gets it once its input box shows (see ready.go).
 func (s *Service) Reply(ctx context.Context, id, text string) error {
 	act, err := s.actionsOf(ctx, id)
 	if err != nil {
 		return err
+	}
+	if l := s.liveOf(id); l != nil {
+		if err := l.waitReady(ctx); err != nil {
+			return err
+		}
 	}
 	err = act.Reply(ctx, text)
 	s.kick(id)
