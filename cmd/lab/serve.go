@@ -320,6 +320,9 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Logger:  log,
 		Intents: intents.Lookup,
 		OnTurn:  chg.Turn,
+		// Words a turn drew but its CLI never recorded (an interrupted
+		// Codex turn) are kept beside the transcripts.
+		Partials: db,
 		Actions: func(r conv.Run, drv agent.Driver, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
 			opts := chat.ActorOptions{}
 			// A reply left in the prompt by a lab that stopped mid-reply

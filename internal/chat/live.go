@@ -30,11 +30,18 @@ type live struct {
 	log     *slog.Logger
 
 	intents func(toolID string) (*conv.Outcome, bool)
-	// known is what lab knew of the run when it began following it.
-	known liveStart
+	// opts is what lab knew of the run when it began following it.
+	opts liveOpts
 	// readyKicked: a refresh is asked for when a starting CLI becomes
 	// ready (ready.go).
 	readyKicked bool
+	// draw is the reading of the words the CLI draws (livetext.go);
+	// liveShown what reads serve of them; kept the copies of words a
+	// turn drew but never recorded, for the current transcript.
+	draw      drawing
+	liveShown atomic.Pointer[conv.LiveText]
+	kept      []conv.Partial
+	done      chan struct{} // closed by close
 
 	mu      sync.Mutex
 	view    *View
@@ -76,6 +83,7 @@ type live struct {
 // once published.
 type frame struct {
 	view     *View
+	partials []conv.Partial
 	state    conv.State
 	pending  *conv.Dialog
 	alert    *conv.Lifecycle
@@ -87,8 +95,8 @@ type frame struct {
 // livePoll is the fallback poll interval when file notifications fail.
 const livePoll = time.Second
 
-// liveStart is what lab knows of a run as its live view starts.
-type liveStart struct {
+// liveOpts is what lab knows of a run as its live view starts.
+type liveOpts struct {
 	// transcript is the run's transcript as recorded (a resumed session's
 	// own), read until the side channel names one: a resumed Codex
 	// session names it only with its first turn.
@@ -98,19 +106,33 @@ type liveStart struct {
 	// knows, it cannot take input, so a turn that ended is not yet the
 	// operator's (see ready.go).
 	fresh bool
+	// partials keeps the words a turn drew but never recorded (nil:
+	// memory only).
+	partials PartialStore
 }
 
-func newLive(runID string, side agent.Side, newFold func() agent.Fold, pane Pane, drv agent.Driver, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger, known liveStart) *live {
+func newLive(runID string, side agent.Side, newFold func() agent.Fold, pane Pane, drv agent.Driver, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger, opts liveOpts) *live {
 	l := &live{runID: runID, side: side, newFold: newFold, pub: pub, log: log, intents: intents, state: conv.StateIdle,
-		look: newLooker(pane, drv), changed: time.Now(), known: known}
+		look: newLooker(pane, drv), changed: time.Now(), opts: opts, done: make(chan struct{})}
 	l.shown.Store(&frame{state: conv.StateIdle})
 	l.tail = newTailer(l.refresh, livePoll, log)
 	l.tail.watch(side.Dir())
 	return l
 }
 
-// close stops tailing.
-func (l *live) close() { l.tail.Close() }
+// close stops tailing and reading the pane, keeping a partial text that
+// waited for its grace.
+func (l *live) close() {
+	l.mu.Lock()
+	l.flushKeep(time.Now())
+	select {
+	case <-l.done:
+	default:
+		close(l.done)
+	}
+	l.mu.Unlock()
+	l.tail.Close()
+}
 
 // listenTurns has the run's turns reported to fn from now on; the run
 // started at since.
@@ -151,13 +173,14 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 	var ch Change
 	path := st.TranscriptPath
 	if path == "" {
-		path = l.known.transcript
+		path = l.opts.transcript
 	}
 	if path != "" && (l.view == nil || l.view.Path() != path) {
 		// A new session (start, or /clear): a new transcript and a new
 		// transcript_id; clients refetch from scratch.
 		l.view = NewView(path, l.newFold, l.intents)
 		l.tail.watch(filepath.Dir(path))
+		l.loadPartials()
 		ch.Changed, ch.Reset = true, true
 	}
 	if l.view != nil {
@@ -203,6 +226,7 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 	l.syncedAt = now
 	l.noteActivity(st, ch.Changed, now)
 	l.turns.observe(l.view, l.state)
+	l.afterRefresh(now)
 	l.publishFrame()
 
 	n, pendingID, alert := 0, "", ""
@@ -301,7 +325,7 @@ func (l *live) stateFrom(st agent.SideState) conv.State {
 // publishFrame makes the state a refresh arrived at what reads serve.
 // Called with l.mu held.
 func (l *live) publishFrame() {
-	f := &frame{view: l.view, state: l.state, pending: l.pending.Clone(), progress: l.progressLocked(),
+	f := &frame{view: l.view, partials: l.kept, state: l.state, pending: l.pending.Clone(), progress: l.progressLocked(),
 		lastAt: l.act.lastAt, preview: l.act.preview}
 	if a := l.look.alert; a != nil {
 		c := *a
@@ -334,6 +358,10 @@ func (l *live) snapshot(q conv.Query) conv.Page {
 		c := *f.progress
 		p.Progress = &c
 	}
+	if f.state == conv.StateWorking {
+		p.LiveText = liveFor(l.liveShown.Load(), p)
+	}
+	p.Partials = partialsIn(f.partials, q, p)
 	return p
 }
 

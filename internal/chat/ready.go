@@ -32,7 +32,7 @@ const (
 // starting reports whether the run's CLI was started just now and cannot
 // take input yet. Called with l.mu held.
 func (l *live) starting(now time.Time) bool {
-	if !l.known.fresh {
+	if !l.opts.fresh {
 		return false
 	}
 	k := l.look
@@ -44,7 +44,7 @@ func (l *live) starting(now time.Time) bool {
 // for once the grace has passed, so "your turn" shows without waiting for
 // the next poll. Called with l.mu held.
 func (l *live) readyState(s conv.State, now time.Time) conv.State {
-	if !l.known.fresh {
+	if !l.opts.fresh {
 		return s
 	}
 	if k := l.look; k.known && !l.readyKicked {

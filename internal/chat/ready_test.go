@@ -26,7 +26,7 @@ func (p *lockedPane) Capture(context.Context) (string, error) {
 func (p *lockedPane) show(s string) { p.mu.Lock(); p.capture = s; p.mu.Unlock() }
 
 func readyLive(t *testing.T, pane Pane, fresh bool) *live {
-	l := &live{look: newLooker(pane, claudeDriver("2.1.332")), known: liveStart{fresh: fresh}}
+	l := &live{look: newLooker(pane, claudeDriver("2.1.332")), opts: liveOpts{fresh: fresh}}
 	l.tail = newTailer(func() {}, time.Hour, slog.New(slog.DiscardHandler))
 	t.Cleanup(l.tail.Close)
 	return l

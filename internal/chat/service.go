@@ -61,6 +61,7 @@ type Service struct {
 	actions   ActionsFactory
 	intents   func(toolID string) (*conv.Outcome, bool)
 	onTurn    TurnFunc
+	partials  PartialStore
 
 	mu      sync.Mutex
 	lives   map[string]*live
@@ -87,6 +88,9 @@ type ServiceConfig struct {
 	// OnTurn, when set, hears where each followed run's turns stand (the
 	// snapshots of a run's folder are taken as its turns end).
 	OnTurn TurnFunc
+	// Partials keeps lab's copies of words a turn drew but its CLI never
+	// recorded (livetext.go); nil keeps them in memory only.
+	Partials PartialStore
 }
 
 // NewService starts following every running run and sweeping for ended
@@ -100,7 +104,7 @@ func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
 	}
 	s := &Service{
 		runs: cfg.Runs, providers: map[string]agent.Provider{}, lib: cfg.Library, pub: cfg.Publish, log: cfg.Logger,
-		actions: cfg.Actions, intents: cfg.Intents, onTurn: cfg.OnTurn,
+		actions: cfg.Actions, intents: cfg.Intents, onTurn: cfg.OnTurn, partials: cfg.Partials,
 		lives: map[string]*live{}, drivers: map[string]agent.Driver{}, acts: map[string]Actions{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -139,7 +143,7 @@ func (s *Service) Close() {
 }
 
 // follow starts the live view of r; fresh says its CLI was started just
-// now (see liveStart).
+// now (see liveOpts).
 func (s *Service) follow(r conv.Run, fresh bool) {
 	p, ok := s.providers[r.Provider]
 	if !ok {
@@ -157,7 +161,7 @@ func (s *Service) follow(r conv.Run, fresh bool) {
 		return
 	}
 	drv := p.NewDriver(r.CLIVersion)
-	l := newLive(r.ID, side, p.NewFold, s.runs.Pane(r.ID), drv, s.intents, s.pub, s.log, liveStart{transcript: r.TranscriptPath, fresh: fresh})
+	l := newLive(r.ID, side, p.NewFold, s.runs.Pane(r.ID), drv, s.intents, s.pub, s.log, liveOpts{transcript: r.TranscriptPath, fresh: fresh, partials: s.partials})
 	if s.onTurn != nil {
 		l.listenTurns(r.StartedAt, s.onTurn)
 	}
@@ -311,7 +315,20 @@ func (s *Service) Messages(ctx context.Context, id string, q conv.Query) (conv.P
 		return p, err
 	}
 	p.State, p.PendingDialog = conv.StateEnded, nil
+	if s.partials != nil {
+		if all, err := s.partials.Partials(ctx, path); err == nil {
+			p.Partials = partialsIn(all, q, p)
+		}
+	}
 	return p, nil
+}
+
+// Watch notes that a client shows the run's chat now: while it works, the
+// words its CLI draws are read and served for a while (livetext.go).
+func (s *Service) Watch(id string) {
+	if l := s.liveOf(id); l != nil {
+		l.watch(time.Now())
+	}
 }
 
 // actionsOf returns the Actions of a running run; EConflict once it ended.
