@@ -35,6 +35,7 @@ type live struct {
 	// readyKicked: a refresh is asked for when a starting CLI becomes
 	// ready (ready.go).
 	readyKicked bool
+	worked      bool // the CLI has been seen working since it started
 	// draw is the reading of the words the CLI draws (livetext.go);
 	// liveShown what reads serve of them; kept the copies of words a
 	// turn drew but never recorded, for the current transcript.

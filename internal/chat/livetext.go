@@ -104,6 +104,7 @@ func (l *live) startReading(now time.Time) {
 		return
 	}
 	d.reading = true
+	l.log.Debug("live text: reading", "run", l.runID)
 	go l.readDrawing()
 }
 
@@ -117,6 +118,7 @@ func (l *live) readDrawing() {
 		if now := time.Now(); l.state != conv.StateWorking || !now.Before(l.draw.watchedUntil) {
 			l.draw.reading = false
 			l.setLive(nil)
+			l.log.Debug("live text: stopped reading", "run", l.runID, "state", l.state)
 			l.mu.Unlock()
 			return
 		}
@@ -126,6 +128,7 @@ func (l *live) readDrawing() {
 		changed := l.noteDrawing(text, time.Now())
 		l.mu.Unlock()
 		if changed && l.pub != nil {
+			l.log.Debug("live text", "run", l.runID, "bytes", len(text))
 			l.pub.Publish(conv.Event{Type: conv.EventLiveChanged, RunID: l.runID})
 		}
 		select {

@@ -16,7 +16,8 @@ import (
 // keys that arrive as a screen appears), its finished turn is reported
 // idle, not "your turn"; and a reply sent meanwhile waits for the input
 // box (waitReady) instead of being refused. A run adopted at start-up or
-// attached is up already: neither applies to it.
+// attached is up already: neither applies to it, nor to a run whose CLI
+// has been seen working (it took its prompt).
 
 const (
 	// readyGrace is how long the CLI's first known screen must have shown
@@ -32,7 +33,7 @@ const (
 // starting reports whether the run's CLI was started just now and cannot
 // take input yet. Called with l.mu held.
 func (l *live) starting(now time.Time) bool {
-	if !l.opts.fresh {
+	if !l.opts.fresh || l.worked {
 		return false
 	}
 	k := l.look
@@ -46,6 +47,9 @@ func (l *live) starting(now time.Time) bool {
 func (l *live) readyState(s conv.State, now time.Time) conv.State {
 	if !l.opts.fresh {
 		return s
+	}
+	if s == conv.StateWorking {
+		l.worked = true // it took a prompt: it is up
 	}
 	if k := l.look; k.known && !l.readyKicked {
 		l.readyKicked = true

@@ -52,8 +52,12 @@ func TestAFreshRunIsIdleUntilItsPromptShows(t *testing.T) {
 	if got := l.readyState(st, at.Add(readyGrace)); got != conv.StateNeedsInput {
 		t.Fatalf("the box shown for the grace: %s; want needs_input", got)
 	}
-	if got := l.readyState(conv.StateWorking, t0); got != conv.StateWorking {
+	worked := readyLive(t, &lockedPane{}, true)
+	if got := worked.readyState(conv.StateWorking, t0); got != conv.StateWorking {
 		t.Fatalf("working while starting: %s; want working (only a finished turn waits)", got)
+	}
+	if got := worked.readyState(conv.StateNeedsInput, t0); got != conv.StateNeedsInput {
+		t.Fatalf("a turn that ended after the CLI was seen working: %s; want needs_input (it took its prompt: it is up)", got)
 	}
 	adopted := readyLive(t, &lockedPane{}, false)
 	if got := adopted.readyState(conv.StateNeedsInput, t0); got != conv.StateNeedsInput {
