@@ -42,6 +42,7 @@ type live struct {
 	draw      drawing
 	liveShown atomic.Pointer[conv.LiveText]
 	kept      []conv.Partial
+	keptAt    int // a partial was kept after seq keptAt-1 since the last event
 	done      chan struct{} // closed by close
 
 	mu      sync.Mutex
@@ -245,12 +246,21 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		warning = w.Text
 	}
 	runChanged := l.state != l.lastSeen.state || pendingID != l.lastSeen.pending || alert != l.lastSeen.alert
+	backpatch := ch.Backpatch
+	if k := l.keptAt; k > 0 {
+		// A partial was kept after seq k-1: clients read again from there.
+		l.keptAt = 0
+		if backpatch == 0 || k < backpatch {
+			backpatch = k
+		}
+		ch.Changed = true
+	}
 	if !ch.Changed && !runChanged && n == l.lastSeen.len && warning == l.lastSeen.warning {
 		return nil, false
 	}
 	l.lastSeen.len, l.lastSeen.state, l.lastSeen.pending, l.lastSeen.alert = n, l.state, pendingID, alert
 	l.lastSeen.warning = warning
-	return &conv.Event{Type: conv.EventMessagesChanged, RunID: l.runID, State: l.state, BackpatchSeq: ch.Backpatch}, runChanged
+	return &conv.Event{Type: conv.EventMessagesChanged, RunID: l.runID, State: l.state, BackpatchSeq: backpatch}, runChanged
 }
 
 // lookSoon schedules a refresh shortly, for a dialog the pane does not

@@ -251,6 +251,9 @@ func (l *live) keepPartial(lt conv.LiveText, now time.Time) {
 		}
 	}
 	l.kept = append(l.kept, p)
+	if l.keptAt == 0 || p.AfterSeq+1 < l.keptAt {
+		l.keptAt = p.AfterSeq + 1
+	}
 	l.log.Info("kept words the CLI drew but did not record", "run", l.runID, "after_seq", p.AfterSeq, "bytes", len(p.Text))
 }
 

@@ -123,4 +123,21 @@ describe("live text while the agent works", () => {
       assert.deepEqual(seen.errors, []);
     });
   }
+
+  test("codex: a turn interrupted while it streams keeps what was shown, as lab's copy", slow, async () => {
+    // Codex records no partial text: what the chat showed stays, marked.
+    const id = await startRun("codex", "live-interrupt", "lab:slow tell me");
+    const live = page.locator("[data-live] .live-text");
+    await page.waitForFunction(() => /\bword30\b/.test(document.querySelector("[data-live] .live-text")?.textContent ?? ""), null, { timeout: 90000 });
+    const shown = await live.textContent();
+    await page.locator('[data-action="interrupt"]').click();
+    const partial = page.locator("[data-partial]");
+    await partial.waitFor({ timeout: 30000 });
+    const kept = await partial.locator(".live-text").textContent();
+    assert.ok(kept.replace(/\s+/g, " ").startsWith(shown.replace(/\s+/g, " ")), `kept ${JSON.stringify(kept)}; want what was shown, ${JSON.stringify(shown)}`);
+    assert.match(await partial.textContent(), /Interrupted: what the CLI showed, which it did not record/);
+    await chat().getByText("Interrupted", { exact: true }).waitFor();
+    assert.equal(await page.locator("[data-live]").count(), 0);
+    await shot(page, "live-text-interrupted");
+  });
 });
