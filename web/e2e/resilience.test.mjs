@@ -125,6 +125,7 @@ describe("a phone that comes back to the truth", () => {
     await runPage(id, "the question pending", (p) => p.pending_dialog);
     await shot(page, "offline-banner");
     assert.equal(await page.locator("[data-card]").count(), 0, "a card shown while offline");
+    assert.equal(await page.locator("[data-banner]").count(), 0, "the chat's error banner beside the connection's");
     await page.waitForTimeout(Math.max(0, 30000 - (Date.now() - wentAt))); // the 30 s away
     const back = await online();
     await page.locator("[data-card]").waitFor({ timeout: 10000 });

@@ -130,6 +130,8 @@ describe("chat screens", () => {
     await page.locator("[data-banner]").waitFor();
     assert.match(await page.locator("[data-banner]").textContent(), /Offline/);
     assert.equal(await page.getByText(/cannot reach the lab server/).count(), 1, "the same error twice");
+    // One banner: the chat's own, or the connection's, never both.
+    assert.equal(await page.locator("[data-banner], [data-conn-banner]").count(), 1, "two banners at once");
     await shot(page, "chat-offline");
     await page.unroute("**/api/v1/**");
     await waiting.waitFor({ state: "detached", timeout: 20000 });

@@ -50,11 +50,7 @@ function alive(): void {
   watchdog = setTimeout(() => {
     // Silent past the deadline: the connection is dead, whatever it says,
     // and the others the browser keeps for reuse may be too.
-    if (Date.now() >= deadAt(heard)) {
-      doubtConnections(doubtMs);
-      markDown();
-      void dropDeadConnections().then(() => reconnect(true));
-    }
+    if (Date.now() >= deadAt(heard)) restart();
   }, deadAt(heard) - heard.at + 50);
 }
 
@@ -175,10 +171,17 @@ function reconnect(now: boolean): void {
   }
 }
 
+/** restart gives up a stream found dead, and the connections that may have died with it, and opens a new one. */
+function restart(): void {
+  doubtConnections(doubtMs);
+  markDown();
+  void dropDeadConnections().then(() => started && reconnect(true));
+}
+
 /** check is run when the page may have been away: a stream quiet for too long is not trusted. */
 function check(force = false): void {
   if (!started) return;
-  if (force || !source || source.readyState !== EventSource.OPEN || doubtful(heard, Date.now())) reconnect(true);
+  if (force || !source || source.readyState !== EventSource.OPEN || doubtful(heard, Date.now())) restart();
 }
 
 function onVisible(): void {
