@@ -24,7 +24,7 @@ export LAB_CODEX_BIN ?= $(CURDIR)/tools/codex-$(CODEX_PINNED)/node_modules/@open
 CLI_PACKAGES := ./cmd/lab ./internal/chat ./internal/claude ./internal/claudetest ./internal/runs
 CLI_VERSIONS_EXTRA := $(filter-out $(CLAUDE_PINNED),$(sort $(CLAUDE_NEWEST) $(CLAUDE_OLDEST)))
 
-.PHONY: all build test test-go test-cli-versions test-web test-e2e screenshots lint claude codex clis web demo bench clean drift
+.PHONY: all build test test-go test-cli-versions test-web test-e2e screenshots lint claude codex clis cli-versions deps go-deps staticcheck web demo bench clean drift
 
 all: build
 
@@ -36,6 +36,25 @@ codex: $(LAB_CODEX_BIN)
 $(LAB_CODEX_BIN):
 	CODEX_VERSION=$(CODEX_PINNED) bash scripts/install-codex.sh >/dev/null
 clis: claude codex
+# The other verified Claude Code versions CI runs the real-CLI tests on.
+cli-versions:
+	@for v in $(CLI_VERSIONS_EXTRA); do CLAUDE_CODE_VERSION=$$v bash scripts/install-claude.sh >/dev/null || exit 1; done
+
+# Everything the tests fetch, at once: the CLIs from npm, the web app's
+# packages, the Go modules (and a first compile), staticcheck. `make test`
+# starts with it, so its parallel tracks never install the same thing twice.
+deps:
+	@$(MAKE) --no-print-directory -j5 clis cli-versions web/node_modules/.package-lock.json go-deps staticcheck
+go-deps:
+	$(GO) mod download
+	$(GO) build ./...
+STATICCHECK := $(CURDIR)/bin/staticcheck-v0.8.2
+staticcheck: $(STATICCHECK)
+$(STATICCHECK):
+	mkdir -p $(@D)/.staticcheck
+	GOBIN=$(CURDIR)/bin/.staticcheck $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+	mv $(CURDIR)/bin/.staticcheck/staticcheck $@
+	rmdir $(CURDIR)/bin/.staticcheck
 
 build:
 	$(GO) build -o bin/lab ./cmd/lab
@@ -51,21 +70,32 @@ demo: web build clis
 run: web build
 	./bin/lab serve $(SERVE_FLAGS)
 
-lint:
+lint: staticcheck
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+	$(STATICCHECK) ./...
 
+# Most real-CLI tests wait on a CLI, so more packages run at once than
+# there are cores (GO_TEST_P).
+GO_TEST_P ?= 4
 test-go: clis
-	$(GO) test -count=1 -timeout 20m ./...
+	$(GO) test -count=1 -p $(GO_TEST_P) -timeout 20m ./...
 
-# The real-CLI packages again against each verified version CI covers
-# besides the pin (installed into tools/ when missing).
-test-cli-versions:
+# The tests that drive a Claude Code CLI's screens or read what it
+# records, again against each verified version CI covers besides the pin
+# (installed into tools/ when missing): pickers and every answer shape,
+# permission prompts, replies as the input box draws them, interrupts,
+# the live overlay's reading of the pane, resume, attach, the trust gate,
+# captures, the slash menu, mode and model, attachments. What does not
+# depend on the CLI's version (lab's own API, push, changes, peers, the
+# Codex CLI, measurements) runs once, above.
+CLI_VERSION_TESTS ?= ^(TestE2E|TestActor|TestPermission|TestLive|TestLook|TestResume|TestAttach|TestServeAnswersARealQuestion|TestServeRejectsAPlanWithFeedback|TestServeRestartKeepsPendingRun|TestServeShowsAPIRetriesAsAWarning|TestRunEndToEnd|TestStartWatch|TestBackToBack|TestRestartKeeps|TestCLIVersionOfTheRealCLI|TestRealCLI|TestCapture|TestMenuMatchesTable|TestServeSlashCommands|TestServeSwitchModeAndModel|TestServeAttachmentsClaude|TestPastedImagePathsAttach)
+CLI_VERSION_SKIP ?= Codex|Timing|Fuzz
+test-cli-versions: cli-versions
 	@set -e; for v in $(CLI_VERSIONS_EXTRA); do \
 		bin=$$(CLAUDE_CODE_VERSION=$$v bash scripts/install-claude.sh); \
-		echo "== real-CLI packages against Claude Code $$v"; \
-		LAB_CLAUDE_BIN=$$bin $(GO) test -count=1 -timeout 20m $(CLI_PACKAGES); \
+		echo "== version-dependent real-CLI tests against Claude Code $$v"; \
+		LAB_CLAUDE_BIN=$$bin $(GO) test -count=1 -p $(GO_TEST_P) -timeout 20m -run '$(CLI_VERSION_TESTS)' -skip '$(CLI_VERSION_SKIP)' $(CLI_PACKAGES); \
 	done
 
 # Check a CLI version against lab: install it, run the real-CLI packages
@@ -111,7 +141,10 @@ screenshots: clis web build
 	cd web && LAB_SCREENSHOTS=1 LAB_BIN=$(CURDIR)/bin/lab npm run e2e
 	cd web && LAB_SCREENSHOTS=1 npm run e2e:mock
 
-test: lint test-go test-cli-versions test-web test-e2e
+# Everything CI runs: lint, the Go tests and the web suites as three
+# tracks at once (scripts/test-all.sh), with each step's time.
+test:
+	@bash scripts/test-all.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

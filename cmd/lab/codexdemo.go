@@ -59,6 +59,9 @@ var demoCodexSandbox = []string{
 // environment, and every run jailed when the machine allows it.
 func startCodexDemo(ctx context.Context, c serveConfig, log *slog.Logger) (agent.Provider, func(), error) {
 	fake := fakecodexapi.New(fakecodexapi.Options{})
+	if c.DemoModels.Codex != nil {
+		c.DemoModels.Codex(fake)
+	}
 	p := codex.New(c.CodexHome)
 	p.Env = map[string]string{demoCodexKeyVar: demoCodexKey}
 	p.Config = append([]string(nil), demoCodexSandbox...)

@@ -222,29 +222,42 @@ func TestResumeAnEndedRunAndAHistorySession(t *testing.T) {
 
 // startOutsideTmux runs the real CLI on a pseudo-terminal made by
 // script(1), as a plain terminal would; killed at cleanup.
-func (r *keepRig) startOutsideTmux(prompt string) *exec.Cmd {
+func (r *keepRig) startOutsideTmux(prompt string) {
 	r.t.Helper()
-	cmd := exec.Command("script", "-qfec", r.bin+" -- '"+prompt+"'", "/dev/null")
-	cmd.Dir = r.work
+	plainTerminal(r.t, r.bin+" -- '"+prompt+"'", r.work, claudetest.Env(r.home, r.api.URL()))
+}
+
+// plainTerminal runs the shell command line on a pseudo-terminal made by
+// script(1), in dir with env (and PATH, TERM), as an operator's plain
+// terminal would: no tmux; its process group is killed at cleanup.
+func plainTerminal(t *testing.T, line, dir string, env map[string]string) {
+	t.Helper()
+	cmd := exec.Command("script", "-qfec", line, "/dev/null")
+	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color"}
-	for k, v := range claudetest.Env(r.home, r.api.URL()) {
+	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		r.t.Fatal(err)
+		t.Fatal(err)
 	}
-	r.t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
-	return cmd
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
 }
 
 func (r *keepRig) external() []conv.ExternalSession {
 	r.t.Helper()
-	var l httpapi.ExternalList
-	if code := r.lab.call("GET", "/api/v1/external-sessions", nil, &l); code != 200 {
-		r.t.Fatalf("external sessions: %d", code)
+	return r.lab.external()
+}
+
+// external lists the sessions lab offers to attach.
+func (l *labServer) external() []conv.ExternalSession {
+	l.t.Helper()
+	var list httpapi.ExternalList
+	if code := l.call("GET", "/api/v1/external-sessions", nil, &list); code != 200 {
+		l.t.Fatalf("external sessions: %d", code)
 	}
-	return l.Sessions
+	return list.Sessions
 }
 
 // A CLI the operator started in their own tmux is listed, attached,

@@ -59,20 +59,7 @@ func TestLoginFloodMemory(t *testing.T) {
 		argv = []string{bin, "serve"}
 	}
 	argv = append(argv, "--addr", "127.0.0.1:0", "--state-dir", state)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "LAB_CLAUDE_BIN=/nonexistent", "LAB_CODEX_BIN=/nonexistent")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-	})
-	base := listenURL(t, stderr)
+	base, cmd := startProcess(t, argv, []string{"HOME=" + t.TempDir(), "LAB_CLAUDE_BIN=/nonexistent", "LAB_CODEX_BIN=/nonexistent"}, io.Discard)
 
 	hwm := func() int {
 		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
@@ -149,6 +136,27 @@ func TestLoginFloodMemory(t *testing.T) {
 
 // listenURL reads lab's log until it says where it listens, then keeps
 // draining it so lab never blocks on a full pipe.
+// startProcess runs lab as argv with env added to this process's, copies
+// its log to log, and returns its URL once it listens; it is stopped with
+// SIGTERM when the test ends.
+func startProcess(t *testing.T, argv, env []string, log io.Writer) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	})
+	return listenURL(t, io.TeeReader(stderr, log)), cmd
+}
+
 func listenURL(t *testing.T, log io.Reader) string {
 	t.Helper()
 	lines := bufio.NewScanner(log)

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -58,11 +57,6 @@ func timed(b *testing.B, l *labServer, path string) time.Duration {
 	return d
 }
 
-func ms(d []time.Duration, p float64) float64 {
-	slices.Sort(d)
-	return float64(d[int(p*float64(len(d)-1))].Microseconds()) / 1000
-}
-
 // BenchmarkRunsAcrossThreeLabs times the hub's runs list with two peers
 // (three labs, three live runs each, the real CLI) against the same
 // server's list of its own runs only (machine=<itself>), alternating, 50
@@ -97,11 +91,11 @@ func BenchmarkRunsAcrossThreeLabs(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(ms(all, 0.5), "three-p50-ms")
-	b.ReportMetric(ms(all, 0.95), "three-p95-ms")
-	b.ReportMetric(ms(one, 0.5), "one-p50-ms")
-	b.ReportMetric(ms(one, 0.95), "one-p95-ms")
-	b.ReportMetric(ms(all, 0.5)/ms(one, 0.5), "p50-ratio")
+	b.ReportMetric(ms(quantile(all, 0.5)), "three-p50-ms")
+	b.ReportMetric(ms(quantile(all, 0.95)), "three-p95-ms")
+	b.ReportMetric(ms(quantile(one, 0.5)), "one-p50-ms")
+	b.ReportMetric(ms(quantile(one, 0.95)), "one-p95-ms")
+	b.ReportMetric(ms(quantile(all, 0.5))/ms(quantile(one, 0.5)), "p50-ratio")
 }
 
 // BenchmarkLatestWindow100MBViaHub times the latest window (100 messages)
@@ -155,9 +149,9 @@ func BenchmarkLatestWindow100MBViaHub(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(size)/(1<<20), "transcript-MB")
 	b.ReportMetric(float64(cold.Milliseconds()), "cold-ms")
-	b.ReportMetric(ms(viaHub, 0.5), "hub-p50-ms")
-	b.ReportMetric(ms(viaHub, 0.95), "hub-p95-ms")
-	b.ReportMetric(ms(asked, 0.5), "direct-p50-ms")
-	b.ReportMetric(ms(asked, 0.95), "direct-p95-ms")
-	b.ReportMetric(ms(viaHub, 0.5)/ms(asked, 0.5), "p50-ratio")
+	b.ReportMetric(ms(quantile(viaHub, 0.5)), "hub-p50-ms")
+	b.ReportMetric(ms(quantile(viaHub, 0.95)), "hub-p95-ms")
+	b.ReportMetric(ms(quantile(asked, 0.5)), "direct-p50-ms")
+	b.ReportMetric(ms(quantile(asked, 0.95)), "direct-p95-ms")
+	b.ReportMetric(ms(quantile(viaHub, 0.5))/ms(quantile(asked, 0.5)), "p50-ratio")
 }

@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,12 +22,15 @@ import (
 	"lab/internal/codex"
 	"lab/internal/conv"
 	"lab/internal/fakeclaudeapi"
+	"lab/internal/fakecodexapi"
 	"lab/internal/folders"
 	"lab/internal/httpapi"
 	"lab/internal/peer"
 	"lab/internal/push"
 	"lab/internal/runs"
 	"lab/internal/store"
+	"lab/internal/tmux"
+	"lab/internal/uploads"
 	"lab/internal/webui"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -78,6 +82,17 @@ type serveConfig struct {
 	// Heartbeat is how often the event stream says it is alive; clients
 	// take a stream silent for a few of them for dead (0: the default).
 	Heartbeat time.Duration
+	// UploadMaxMB bounds a file sent for an agent, in MiB.
+	UploadMaxMB int
+	// DemoModels, when set (by tests), hears the demo's scripted models
+	// once they serve, so a test can read what the CLIs asked them.
+	DemoModels demoModels
+}
+
+// demoModels are the hooks that hear a demo's scripted models.
+type demoModels struct {
+	Claude func(*fakeclaudeapi.Server)
+	Codex  func(*fakecodexapi.Server)
 }
 
 // The bounds of --heartbeat: often enough for a test to see a silent
@@ -129,6 +144,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
 	fs.Var((*proxyList)(&c.TrustedProxies), "trusted-proxies", "comma-separated addresses or CIDR networks of reverse proxies whose X-Forwarded-For names the client (env LAB_TRUSTED_PROXIES; default none); a proxy on this machine connects from 127.0.0.1 or ::1")
 	fs.StringVar(&c.PushSubject, "push-subject", get("LAB_PUSH_SUBJECT", push.DefaultSubject), "contact for Web Push services, mailto:you@example.org or an https URL (env LAB_PUSH_SUBJECT); Apple refuses localhost addresses")
+	fs.IntVar(&c.UploadMaxMB, "upload-max-mb", envInt(get("LAB_UPLOAD_MAX_MB", ""), uploads.DefaultMax>>20), "largest file (photo or other) sent for an agent, in MiB (env LAB_UPLOAD_MAX_MB); larger ones get 413")
 	fs.Var((*pathList)(&c.FolderRoots), "folder-roots", "colon-separated folders the new-run folder picker may list under (env LAB_FOLDER_ROOTS; default your home)")
 	fs.StringVar(&c.Machine, "machine", get("LAB_MACHINE", ""), "this lab's name, shown on its runs where a hub shows other labs' too (env LAB_MACHINE; default the host name)")
 	fs.DurationVar(&c.Heartbeat, "heartbeat", 0, "how often the event stream sends a heartbeat (env LAB_HEARTBEAT; default 10s); the web app reconnects a stream silent for 2.5 of them")
@@ -138,6 +154,9 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.UploadMaxMB < 1 || c.UploadMaxMB > 1024 {
+		return c, fmt.Errorf("--upload-max-mb %d: want 1 to 1024", c.UploadMaxMB)
 	}
 	if v := env.Getenv("LAB_ALLOWED_HOSTS"); v != "" && len(c.AllowedHosts) == 0 {
 		(*hostList)(&c.AllowedHosts).Set(v)
@@ -201,6 +220,15 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 		c.CodexHome = abs
 	}
 	return c, nil
+}
+
+// envInt reads a number from the environment, def when unset or not a
+// number (the flag then says what it got).
+func envInt(v string, def int) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+		return n
+	}
+	return def
 }
 
 // pinnedClaude is where scripts/install-claude.sh puts the pinned CLI,
@@ -272,6 +300,9 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	// CLI), then at each turn's end (told by the chat layer).
 	chg := changes.New(changes.Config{DB: db, Sessions: sessionsAdapter{lib}, Logger: log})
 	defer chg.Close()
+	// Files sent for a run about to start wait here, then move into
+	// the run's own folder (each run's uploads live there).
+	ups := &uploads.Store{Staging: filepath.Join(c.StateDir, "uploads"), Max: int64(c.UploadMaxMB) << 20}
 	rs, err := runs.New(db, runs.Config{
 		StateDir: c.StateDir,
 		Agents: []runs.Agent{
@@ -284,6 +315,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		UserHome:    c.UserHome,
 		Logger:      log,
 		BeforeSpawn: chg.Started,
+		Uploads:     ups,
 	})
 	if err != nil {
 		return err
@@ -320,6 +352,8 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		Logger:  log,
 		Intents: intents.Lookup,
 		OnTurn:  chg.Turn,
+		Home:    c.Home,
+		Uploads: uploadsAPI{rs: rs, store: ups}.Resolve,
 		// Words a turn drew but its CLI never recorded (an interrupted
 		// Codex turn) are kept beside the transcripts.
 		Partials: db,
@@ -374,9 +408,10 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 	api, err := httpapi.New(httpapi.Config{
 		Providers: infos,
 		Store:     db, Runs: svc, Sessions: sessionsAdapter{lib}, Folders: picker, Broker: broker,
-		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker, chg: chg}, Continuity: svc,
+		Housekeeping: housekeeping{rs: rs, svc: svc, pub: broker, chg: chg}, Continuity: svc, Terminals: svc,
 		Changes: changesAPI{chg: chg, rs: rs, pub: broker, log: log},
 		Machine: c.Machine, Peers: hub,
+		Uploads: uploadsAPI{rs: rs, store: ups, svc: svc, lib: lib}, MaxUploadBytes: ups.Max,
 		// The demo's browsers may subscribe at a local stand-in service.
 		Push:   &push.Service{DB: db, Keys: keys, Notifier: notifier, AllowHTTP: c.Demo},
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts, TrustedProxies: c.TrustedProxies,
@@ -440,6 +475,9 @@ func startDemoModel(c serveConfig, env map[string]string, log *slog.Logger) (fun
 	env["DISABLE_TELEMETRY"] = "1"
 	env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
 	log.Info("demo: runs talk to the built-in scripted model", "url", fake.URL(), "home", c.Home)
+	if c.DemoModels.Claude != nil {
+		c.DemoModels.Claude(fake)
+	}
 	return func() { fake.Close() }, nil
 }
 
@@ -577,9 +615,11 @@ func (a runnerAdapter) Pane(id string) chat.Pane {
 
 type deadPane struct{ err error }
 
-func (d deadPane) SendKey(context.Context, string) error   { return d.err }
-func (d deadPane) Paste(context.Context, string) error     { return d.err }
-func (d deadPane) Capture(context.Context) (string, error) { return "", d.err }
+func (d deadPane) SendKeys(context.Context, ...string) error    { return d.err }
+func (d deadPane) Paste(context.Context, string) error          { return d.err }
+func (d deadPane) Type(context.Context, string) error           { return d.err }
+func (d deadPane) Watch(context.Context) (*tmux.Watcher, error) { return nil, d.err }
+func (d deadPane) Capture(context.Context) (string, error)      { return "", d.err }
 
 // sessionOwners maps each session id to the run that last had it.
 func sessionOwners(ctx context.Context, db *store.DB) map[string]chat.Owner {

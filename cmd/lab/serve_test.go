@@ -17,6 +17,8 @@ import (
 	"lab/internal/claudetest"
 	"lab/internal/codextest"
 	"lab/internal/conv"
+	"lab/internal/fakeclaudeapi"
+	"lab/internal/fakecodexapi"
 	"lab/internal/tmux"
 )
 
@@ -46,6 +48,31 @@ type labServer struct {
 	token string
 	log   *syncBuf
 	stop  func() // graceful shutdown, as on SIGTERM
+
+	mu     sync.Mutex
+	claude *fakeclaudeapi.Server // the demo's scripted models, once they serve
+	codex  *fakecodexapi.Server
+}
+
+// claudeAPI is the demo's scripted Messages API, to read what the CLI
+// asked it.
+func (l *labServer) claudeAPI() *fakeclaudeapi.Server {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.claude == nil {
+		l.t.Fatal("the demo's Claude Code model is not serving")
+	}
+	return l.claude
+}
+
+// codexAPI is the demo's scripted Responses API.
+func (l *labServer) codexAPI() *fakecodexapi.Server {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.codex == nil {
+		l.t.Fatal("the demo's Codex model is not serving")
+	}
+	return l.codex
 }
 
 // startLab runs `lab demo` in-process with a private state dir, HOME and
@@ -79,6 +106,13 @@ func startLabAt(t testing.TB, state, home string) *labServer {
 // with extra flags until stop.
 func serveLab(t testing.TB, state, home string, demo bool, flags ...string) *labServer {
 	t.Helper()
+	return serveLabWith(t, state, home, demo, nil, flags...)
+}
+
+// serveLabWith is serveLab with the parsed configuration changed by tweak
+// (when set) before lab starts.
+func serveLabWith(t testing.TB, state, home string, demo bool, tweak func(*serveConfig), flags ...string) *labServer {
+	t.Helper()
 	log := &syncBuf{}
 	env := Env{Stdout: io.Discard, Stderr: log, Getenv: func(k string) string {
 		if k == "HOME" {
@@ -91,6 +125,14 @@ func serveLab(t testing.TB, state, home string, demo bool, flags ...string) *lab
 		t.Fatal(err)
 	}
 	c.Self = selfArgv(t)
+	l := &labServer{t: t, state: state, log: log}
+	c.DemoModels = demoModels{
+		Claude: func(f *fakeclaudeapi.Server) { l.mu.Lock(); l.claude = f; l.mu.Unlock() },
+		Codex:  func(f *fakecodexapi.Server) { l.mu.Lock(); l.codex = f; l.mu.Unlock() },
+	}
+	if tweak != nil {
+		tweak(&c)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	addrs := make(chan string, 1)
 	done := make(chan error, 1)
@@ -115,7 +157,7 @@ func serveLab(t testing.TB, state, home string, demo bool, flags ...string) *lab
 		t.Fatal(err)
 	}
 	var once sync.Once
-	l := &labServer{t: t, base: "http://" + addr, state: state, token: token, log: log}
+	l.base, l.token = "http://"+addr, token
 	l.stop = func() {
 		once.Do(func() {
 			cancel()
@@ -143,7 +185,7 @@ func (l *labServer) call(method, path string, body any, out any) int {
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	if out != nil && resp.StatusCode < 300 {
+	if out != nil && resp.StatusCode < 300 && len(raw) > 0 {
 		if err := json.Unmarshal(raw, out); err != nil {
 			l.t.Fatalf("%s %s: %v in %s", method, path, err, raw)
 		}

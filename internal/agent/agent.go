@@ -22,9 +22,13 @@
 //	gate.go              the start-up folder-trust screen
 //	spawn*.go, home.go   argv, binary and version, a run's opening, config and trust seeding
 //	versions.go          the pinned and the verified CLI versions
+//	commands*.go         the slash commands: the built-in ones per version, the operator's own
+//	steer.go             the mode and model on screen, and the moves that switch them
+//	prices.go            the models' windows and prices (dated) for the usage meter
 //	history.go           the sessions a machine kept (History)
-//	attach.go, external.go, registry.go
-//	                     processes lab did not start (Attacher; Claude Code only)
+//	attach.go, external.go
+//	                     processes lab did not start (Attacher): Claude Code's from its
+//	                     session registry (registry.go), Codex's from /proc
 //
 // What the adapters share lives beside them, so that each adapter keeps
 // only what its CLI's formats and screens mean: internal/foldkit (the
@@ -36,13 +40,21 @@
 // option roles, pane text and lines, the input box read as the terminal draws it,
 // the recipe builder, finding the
 // binary, asking its version and argv flags, session-file heads and
-// paths), internal/hookspool (the hook command, the spool folder reader,
+// paths, the /proc reading and tmux location of processes lab did not
+// start), internal/hookspool (the hook command, the spool folder reader,
 // the payload fields both CLIs send, the current session and its calls),
 // internal/jsonscan (the JSON scanner the folds use, member walks),
 // internal/udiff (unified diffs). Their test and benchmark support is
 // internal/foldkit/foldtest, internal/foldkit/foldgen (the generators),
-// internal/fakeapi (the scripted APIs) and internal/clitest (the
-// real-CLI harnesses).
+// internal/fakeapi and internal/fakeapi/fakeapitest (the scripted APIs)
+// and internal/clitest (the real-CLI harnesses).
+//
+// For attachments and the usage meter the seam gained PromptBox.Attached
+// (an image attached by pasting its path shows in the box as a
+// placeholder), Driver.ClearKeys (a prompt lab could not finish leaves
+// nothing behind), Launch.Uploads (the folder the agent must be able to
+// read) and Fold.Usage; typing a prompt with attachments, checked step by
+// step on the box, is the same for every CLI and lives here (prompt.go).
 //
 // The seam grew twice for the second adapter: Command.Opening with
 // Step.Until (Codex enters Plan mode only by a key, which it may drop),
@@ -50,6 +62,13 @@
 // announced, whose fields depend on the CLI's tool names). Driver.Dress
 // also fills a plan's rows when the pane does not show them yet, so every
 // pending plan reaches clients with conv.PlanOptions.
+//
+// Steering a run between turns (steer.go) added Provider.Commands (the
+// CLI's slash commands per version, with the operator's own),
+// Fold.Settings (the mode and model the transcript records), and the
+// Driver's Menu, ClearKey and Literal (typing a command, or a message
+// that must not be one) and SwitchMode and SwitchModel, which plan Moves
+// the chat layer plays and checks on the pane.
 package agent
 
 import (
@@ -89,6 +108,11 @@ type Provider interface {
 	NewDriver(cliVersion string) Driver
 	// NewHistory returns the sessions kept under the CLI's home.
 	NewHistory(home string) History
+	// Commands lists the slash commands a run of the CLI version offers
+	// in cwd, home being the HOME it runs with: the built-in ones known
+	// for that version, then the operator's and the project's own.
+	// Unreadable files are left out.
+	Commands(version, home, cwd string) []conv.Command
 }
 
 // Launch is what Prepare needs to know about a run.
@@ -98,7 +122,14 @@ type Launch struct {
 	Home      string // the HOME the CLI runs with
 	Cwd       string
 	SeedTrust bool // mark Cwd trusted in the CLI's config first
-	Request   conv.StartRequest
+	// Uploads is the folder the run's uploads are stored in (exists):
+	// the agent must be able to read the files there, whatever its
+	// working folder.
+	Uploads string
+	// Request is the run's start request; its Prompt already names the
+	// files of Request.Files that are not images (conv.WithFileRefs):
+	// Prepare hands the images over the way its CLI takes them.
+	Request conv.StartRequest
 }
 
 // Command is how to start the CLI for a run.
@@ -148,6 +179,13 @@ type Fold interface {
 	// Running returns the newest tool still waiting for its result, or
 	// nil: what a permission prompt, if one shows, is about.
 	Running() *conv.ToolCall
+	// Settings are the permission mode and model the transcript last
+	// recorded ("" where it recorded none).
+	Settings() conv.Settings
+	// Usage is what the conversation used of its model as its lines
+	// recorded it (the context now, the session's tokens, an estimated
+	// cost), nil before any usage was recorded.
+	Usage() *conv.Usage
 }
 
 // Side reads a run's side channel: the events its hooks spooled. All of
@@ -224,6 +262,12 @@ type Driver interface {
 	// start of a line, or the line break before it when the line is empty
 	// (so repeating it empties the box); it does nothing to an empty box.
 	ClearKey() string
+	// ClearKeys are the keys that empty the input box while it holds
+	// attachments as well as text (sent only then: on an empty box they
+	// may mean something else), so a prompt with attachments lab could
+	// not submit leaves nothing behind. ClearKey, checked key by key,
+	// removes text alone.
+	ClearKeys() []string
 	// InterruptKey is the key that stops a turn or declines a picker.
 	InterruptKey() string
 	// Look says what the CLI's screen shows, for the live overlay.
@@ -239,6 +283,26 @@ type Driver interface {
 	// the next key towards accepting it, checked against the cursor row;
 	// false when the pane shows anything else.
 	Gate(capture, cwd string) (key string, ok bool)
+
+	// Menu reads the CLI's slash-command menu (open while the input box
+	// holds a "/" word): the command its cursor is on, without the
+	// slash; false when no menu shows.
+	Menu(capture string) (highlighted string, open bool)
+	// Literal returns text as it must be typed for the CLI to take it as
+	// a message, never as one of its commands (text starting with a
+	// slash); EConflict when the CLI cannot take it as a message.
+	Literal(text string) (string, error)
+	// Settings are what the screen shows of the permission mode and the
+	// model ("" for what it does not show).
+	Settings(capture string) conv.Settings
+	// SwitchMode returns the moves that bring the CLI, idle at its
+	// prompt as capture shows it, to permission mode mode (none when the
+	// screen shows it there already). EInvalid for a mode a live run
+	// cannot switch to; EConflict when the screen does not say enough to
+	// plan the switch.
+	SwitchMode(mode, capture string) ([]Move, error)
+	// SwitchModel likewise for a model (a ProviderInfo model value).
+	SwitchModel(model, capture string) ([]Move, error)
 }
 
 // LookKind is what a CLI's screen shows.
@@ -267,9 +331,12 @@ type PromptBox interface {
 	// Holds reports whether the box shows text as a terminal draws it
 	// (clikit.BoxShows: wrapped, composed, its emoji and invisible
 	// characters drawn or not), or as the placeholder a long paste
-	// collapses into.
+	// collapses into, the placeholders of its attachments aside.
 	Holds(text string) bool
-	// Empty reports whether the box holds no text.
+	// Attached counts the attachments the box shows (images attached by
+	// pasting their path, each shown as a placeholder).
+	Attached() int
+	// Empty reports whether the box holds no text and no attachment.
 	Empty() bool
 	// Shown is what the box shows, for error messages.
 	Shown() string

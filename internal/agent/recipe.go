@@ -3,12 +3,14 @@ package agent
 import "fmt"
 
 // A recipe is how lab answers a dialog through a CLI's terminal screen:
-// the named keys and pastes to play into the pane, one at a time, with
+// the named keys and pastes to play into the pane, in order, with
 // checkpoints between them. A checkpoint (StepExpect) is a condition on the
 // pane that must hold before the next step; the player polls the pane until
-// it does or gives up without sending anything more. Every key that changes
-// state (a toggle, a paste, Enter) is preceded by a checkpoint on the cursor
-// row, so the committing key is never pressed blind.
+// it does or gives up without sending anything more. The keys between two
+// checkpoints need no look at the pane, so the player sends them in one
+// burst. Every key that changes state (a toggle, a paste, Enter) is
+// preceded by a checkpoint on the cursor row, so the committing key is
+// never pressed blind.
 
 // StepKind says what a step does.
 type StepKind int

@@ -10,11 +10,14 @@ import (
 	"lab/internal/tmux"
 )
 
-// Pane is one run's tmux pane as the actor drives it: one named key per
-// call, bracketed pastes, and plain-text captures.
+// Pane is one run's tmux pane as the actor drives it: named keys (a run
+// of them in one call, read by the CLI as one burst), bracketed pastes,
+// text typed as keystrokes (the terminal view),
+// and plain-text captures.
 type Pane interface {
-	SendKey(ctx context.Context, key string) error
+	SendKeys(ctx context.Context, keys ...string) error
 	Paste(ctx context.Context, text string) error
+	Type(ctx context.Context, text string) error
 	Capture(ctx context.Context) (string, error)
 }
 
@@ -25,35 +28,54 @@ type TmuxPane struct {
 	Target string
 }
 
-func (p TmuxPane) SendKey(ctx context.Context, key string) error {
-	return p.Server.SendKey(ctx, p.Target, key)
+func (p TmuxPane) SendKeys(ctx context.Context, keys ...string) error {
+	return p.Server.SendKeys(ctx, p.Target, keys...)
 }
 
 func (p TmuxPane) Paste(ctx context.Context, text string) error {
 	return p.Server.Paste(ctx, p.Target, text)
 }
 
+func (p TmuxPane) Type(ctx context.Context, text string) error {
+	return p.Server.Type(ctx, p.Target, text)
+}
+
 func (p TmuxPane) Capture(ctx context.Context) (string, error) {
 	return p.Server.Capture(ctx, p.Target)
 }
 
-// DefaultKeyDelay is the pause after each key or paste. Chosen from the
-// pacing measurements in docs/benchmarks.md ("Answer pacing"): the smallest delay
-// at which the full shape matrix ran without a failure, with headroom.
-const DefaultKeyDelay = 50 * time.Millisecond
+// DefaultKeyDelay is zero: the keys between two checkpoints of a recipe go
+// to the pane in one call, which both CLIs read as one burst without
+// losing a key (docs/benchmarks.md, "Answer speed").
+const DefaultKeyDelay time.Duration = 0
+
+// DefaultReplyDelay is the pause between a reply's text showing in the
+// input box and its Enter. Chosen from the pacing measurements in
+// docs/benchmarks.md ("Answer pacing"), with headroom.
+const DefaultReplyDelay = 50 * time.Millisecond
 
 // ActorOptions tune an Actor. The zero value is usable.
 type ActorOptions struct {
-	// KeyDelay is the pause after each key or paste (DefaultKeyDelay).
+	// KeyDelay, when positive, sends an answer's keys one per tmux call
+	// with this pause after each key or paste, as lab typed before its
+	// bursts (kept for the pacing measurements); zero (DefaultKeyDelay)
+	// sends the keys between two checkpoints in one call.
 	KeyDelay time.Duration
+	// ReplyDelay is the pause between a reply's text showing in the
+	// input box and its Enter (DefaultReplyDelay).
+	ReplyDelay time.Duration
 	// CheckTimeout is how long a checkpoint polls the pane for the
 	// expected screen before giving up (5s). It also bounds how long an
 	// answer waits for the picker to appear at all. Generous, because a
 	// checkpoint that gives up mid-recipe leaves a half-driven picker.
 	CheckTimeout time.Duration
-	// PickerGrace is how long a picker screen must have shown before a
-	// key that acts on it (DefaultPickerGrace); negative disables it.
+	// PickerGrace is how long the dialog's picker must have shown before
+	// a key that acts on it (DefaultPickerGrace); negative disables it.
 	PickerGrace time.Duration
+	// ScreenGrace is the same for a screen the answer itself brought up
+	// (a form's next question, its review): DefaultScreenGrace when
+	// zero, none when negative.
+	ScreenGrace time.Duration
 	// CheckPoll is the pause between pane captures while polling (20ms).
 	CheckPoll time.Duration
 	// SettleTimeout is how long an answer, after its committing key,
@@ -72,14 +94,17 @@ type ActorOptions struct {
 }
 
 func (o *ActorOptions) fill() {
-	if o.KeyDelay <= 0 {
-		o.KeyDelay = DefaultKeyDelay
+	if o.ReplyDelay <= 0 {
+		o.ReplyDelay = DefaultReplyDelay
 	}
 	if o.CheckTimeout <= 0 {
 		o.CheckTimeout = 5 * time.Second
 	}
 	if o.PickerGrace == 0 {
 		o.PickerGrace = DefaultPickerGrace
+	}
+	if o.ScreenGrace == 0 {
+		o.ScreenGrace = DefaultScreenGrace
 	}
 	if o.CheckPoll <= 0 {
 		o.CheckPoll = 20 * time.Millisecond

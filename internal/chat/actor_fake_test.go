@@ -30,8 +30,15 @@ type fakeTUI struct {
 
 	prompt    string
 	submitted []string
+	// images counts the images attached to the prompt; a pasted path
+	// ending in an image extension attaches one ("[Image #n] "), as the
+	// real CLI does, unless noImages (a CLI that takes no such paste).
+	images   int
+	noImages bool
+	escaped  bool // the last key was an Escape on a box holding text
 
-	keys []string // every key and paste received, in order
+	keys   []string   // every key and paste received, in order
+	bursts [][]string // the same, one entry per SendKeys or Paste call
 	// drop, when set, is asked for each key; true swallows it (a key lost
 	// on the way to the TUI).
 	drop func(n int, key string) bool
@@ -70,22 +77,32 @@ func (f *fakeTUI) pending(ctx context.Context) (*conv.Dialog, error) {
 	return &c, nil
 }
 
+func (f *fakeTUI) sentBursts() [][]string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([][]string(nil), f.bursts...)
+}
+
 func (f *fakeTUI) sent() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.keys...)
 }
 
-func (f *fakeTUI) SendKey(ctx context.Context, key string) error {
+// SendKeys applies keys in order, as the CLI reads a burst.
+func (f *fakeTUI) SendKeys(ctx context.Context, keys ...string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.keys = append(f.keys, key)
-	if f.deaf || key == f.deafTo || (f.drop != nil && f.drop(len(f.keys), key)) {
-		return nil
-	}
-	f.apply(key)
-	if f.onKey != nil {
-		f.onKey(f, key)
+	f.bursts = append(f.bursts, keys)
+	for _, key := range keys {
+		f.keys = append(f.keys, key)
+		if f.deaf || key == f.deafTo || (f.drop != nil && f.drop(len(f.keys), key)) {
+			continue
+		}
+		f.apply(key)
+		if f.onKey != nil {
+			f.onKey(f, key)
+		}
 	}
 	return nil
 }
@@ -94,10 +111,16 @@ func (f *fakeTUI) Paste(ctx context.Context, text string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.keys = append(f.keys, "paste:"+text)
+	f.bursts = append(f.bursts, []string{"paste:" + text})
 	if f.deaf {
 		return nil
 	}
 	if !f.active() {
+		if !f.noImages && strings.HasPrefix(text, "/") && (strings.HasSuffix(text, ".png") || strings.HasSuffix(text, ".jpg")) {
+			f.images++
+			f.prompt += fmt.Sprintf("[Image #%d] ", f.images)
+			return nil
+		}
 		if f.mangle != nil {
 			text = f.mangle(text)
 		}
@@ -113,6 +136,14 @@ func (f *fakeTUI) Paste(ctx context.Context, text string) error {
 	if !f.review && f.cursor == len(f.curQ().Options) {
 		f.other[f.q] += text
 	}
+	return nil
+}
+
+// Type records typed text; the fake's screens take none of it.
+func (f *fakeTUI) Type(ctx context.Context, text string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.keys = append(f.keys, "type:"+text)
 	return nil
 }
 
@@ -142,6 +173,8 @@ func (f *fakeTUI) rows() int {
 
 func (f *fakeTUI) apply(key string) {
 	if !f.active() {
+		escaped := f.escaped
+		f.escaped = false
 		switch key {
 		case "Enter":
 			if f.enterLost > 0 {
@@ -151,7 +184,7 @@ func (f *fakeTUI) apply(key string) {
 			if strings.TrimSpace(f.prompt) != "" {
 				f.submitted = append(f.submitted, f.prompt)
 			}
-			f.prompt = ""
+			f.prompt, f.images = "", 0
 		case "C-u":
 			// The line's text, or the line break before an empty line.
 			lines := strings.Split(f.prompt, "\n")
@@ -161,6 +194,13 @@ func (f *fakeTUI) apply(key string) {
 				lines = lines[:n-1]
 			}
 			f.prompt = strings.Join(lines, "\n")
+		case "Escape":
+			// The first Escape on a box holding text asks for a second.
+			if escaped {
+				f.prompt, f.images = "", 0
+			} else {
+				f.escaped = f.prompt != ""
+			}
 		}
 		return
 	}

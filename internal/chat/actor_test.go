@@ -16,7 +16,6 @@ import (
 
 func testOpts() ActorOptions {
 	return ActorOptions{
-		KeyDelay:      time.Millisecond,
 		PickerGrace:   -1,
 		CheckTimeout:  300 * time.Millisecond,
 		CheckPoll:     2 * time.Millisecond,
@@ -277,9 +276,10 @@ func TestActorRewindsAMovedCursor(t *testing.T) {
 }
 
 // TestActorPickerGrace: the real CLI drops an Enter that comes right after
-// a picker appears. With the grace the answer lands; without it the
-// dropped commit is reported as a conflict (never as success), nothing is
-// remembered as answered, and a retry works.
+// a picker appears (the fake: after any screen appears). With the graces
+// the answer lands; without them the dropped commit is reported as a
+// conflict (never as success), nothing is remembered as answered, and a
+// retry works.
 func TestActorPickerGrace(t *testing.T) {
 	cases := []struct {
 		name string
@@ -296,6 +296,7 @@ func TestActorPickerGrace(t *testing.T) {
 			f.guard = 80 * time.Millisecond
 			opts := testOpts()
 			opts.PickerGrace = 120 * time.Millisecond
+			opts.ScreenGrace = 120 * time.Millisecond
 			act := NewActor(f, claudeDriver("2.1.328"), f.pending, NewIntents(), opts)
 			if err := act.Answer(context.Background(), c.a); err != nil {
 				t.Fatalf("with the grace: %v", err)
@@ -447,6 +448,75 @@ func TestReply(t *testing.T) {
 			if len(f.sent()) != 0 {
 				t.Errorf("Reply(%.20q) sent %q", c.text, f.sent())
 			}
+		}
+	})
+}
+
+// TestReplyWithUploads: images are attached by pasting their paths, each
+// checked to show as an attachment before the text is pasted; other files
+// are named on lines of the text; and when the CLI does not take an image,
+// the box is emptied and nothing is submitted.
+func TestReplyWithUploads(t *testing.T) {
+	shot := conv.Upload{ID: "a", MediaType: "image/png", Path: "/s/runs/r/uploads/0123456789abcdef-shot.png"}
+	photo := conv.Upload{ID: "b", MediaType: "image/jpeg", Path: "/s/runs/r/uploads/fedcba9876543210-photo.jpg"}
+	notes := conv.Upload{ID: "c", MediaType: "text/plain", Path: "/s/runs/r/uploads/00112233445566aa-notes.txt"}
+	t.Run("images, then text with a file", func(t *testing.T) {
+		f := newFakeTUI(nil)
+		act := NewActor(f, claudeDriver("2.1.332"), f.pending, nil, testOpts())
+		if err := act.Reply(context.Background(), "what is this?", shot, notes, photo); err != nil {
+			t.Fatal(err)
+		}
+		text := "what is this?\n\n[Attached file: " + notes.Path + "]"
+		want := []string{"paste:" + shot.Path, "paste:" + photo.Path, "paste:" + text, "Enter"}
+		if got := f.sent(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("keys %q;\nwant %q", got, want)
+		}
+		if len(f.submitted) != 1 || f.submitted[0] != "[Image #1] [Image #2] "+text {
+			t.Fatalf("submitted %q", f.submitted)
+		}
+	})
+	t.Run("images alone", func(t *testing.T) {
+		f := newFakeTUI(nil)
+		act := NewActor(f, claudeDriver("2.1.332"), f.pending, nil, testOpts())
+		if err := act.Reply(context.Background(), "", shot); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.sent(); !reflect.DeepEqual(got, []string{"paste:" + shot.Path, "Enter"}) || len(f.submitted) != 1 {
+			t.Fatalf("keys %q, submitted %q; want the path pasted and submitted", got, f.submitted)
+		}
+	})
+	t.Run("a file alone", func(t *testing.T) {
+		f := newFakeTUI(nil)
+		act := NewActor(f, claudeDriver("2.1.332"), f.pending, nil, testOpts())
+		if err := act.Reply(context.Background(), " ", notes); err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"[Attached file: " + notes.Path + "]"}; !reflect.DeepEqual(f.submitted, want) {
+			t.Fatalf("submitted %q; want %q", f.submitted, want)
+		}
+	})
+	t.Run("an image the CLI does not take leaves nothing", func(t *testing.T) {
+		f := newFakeTUI(nil)
+		f.noImages = true
+		opts := testOpts()
+		opts.CheckTimeout = 200 * time.Millisecond
+		act := NewActor(f, claudeDriver("2.1.332"), f.pending, nil, opts)
+		err := act.Reply(context.Background(), "look", shot)
+		if conv.KindOf(err) != conv.EConflict || !strings.Contains(conv.MessageOf(err), "attachments") {
+			t.Fatalf("got %v; want a conflict about the attachments", err)
+		}
+		if want := []string{"paste:" + shot.Path, "Escape", "Escape"}; !reflect.DeepEqual(f.sent(), want) {
+			t.Fatalf("keys %q; want the paste, then the box emptied: %q", f.sent(), want)
+		}
+		if f.prompt != "" || len(f.submitted) != 0 {
+			t.Fatalf("prompt %q, submitted %q; want nothing left and nothing sent", f.prompt, f.submitted)
+		}
+	})
+	t.Run("refused while a dialog waits: nothing typed", func(t *testing.T) {
+		f := newFakeTUI(questionDialog("t1", tqDB))
+		act := NewActor(f, claudeDriver("2.1.332"), f.pending, nil, testOpts())
+		if err := act.Reply(context.Background(), "look", shot); conv.KindOf(err) != conv.EConflict || len(f.sent()) != 0 {
+			t.Fatalf("got %v, keys %q; want a conflict, nothing typed", err, f.sent())
 		}
 	})
 }

@@ -12,10 +12,11 @@ import (
 // Answer answers the run's pending dialog with ans by playing its keystroke
 // recipe into the pane. Under the run's lock it re-reads the pending
 // dialog and checks ans against it before any key, records the intent,
-// then plays the recipe one key at a time (KeyDelay apart), confirming
-// from the pane before every state-changing key — and so before the
-// committing one — that the cursor is on the intended row. It returns
-// once the dialog shows resolved, so the next action sees the new state.
+// then plays the recipe (see play: the keys between two checkpoints in
+// one burst), confirming from the pane before every state-changing key —
+// and so before the committing one — that the cursor is on the intended
+// row. It returns once the dialog shows resolved, so the next action sees
+// the new state.
 //
 // Errors (conv kinds):
 //   - EInvalid: ans is malformed for the dialog (the driver's Recipe).
@@ -57,11 +58,20 @@ func (a *Actor) Answer(ctx context.Context, ans conv.Answer) error {
 	}
 	a.recordIntent(d, ans)
 	start := time.Now()
-	if err := a.rewind(ctx, steps[0].Check); err != nil {
+	rewound, err := a.rewind(ctx, capture, steps[0].Check)
+	if err != nil {
 		a.forgetIntent(ans.ToolID)
 		return err
 	}
-	committed, err := a.play(ctx, steps)
+	var shown time.Time
+	if d != nil && d.ToolID == ans.ToolID {
+		shown = d.Shown
+	}
+	fresh := capture
+	if rewound {
+		fresh = "" // the cursor moved since
+	}
+	committed, err := a.play(ctx, steps, shown, fresh)
 	if err != nil {
 		if !committed {
 			a.forgetIntent(ans.ToolID)
@@ -126,10 +136,12 @@ func (a *Actor) forgetIntent(toolID string) {
 }
 
 // settle waits, after the committing key, until the pending dialog is no
-// longer toolID. landed is false only when that never happened and the
-// pane still shows exactly the state before the committing key (pre):
-// the key was dropped. A resolution that is merely slow to reach the
-// transcript counts as landed, with an error to log.
+// longer toolID: the API's own sign of the answer (the transcript records
+// a question's or plan's answer; a permission prompt leaves the pane),
+// polled as often as a checkpoint. landed is false only when that never
+// happened and the pane still shows exactly the state before the
+// committing key (pre): the key was dropped. A resolution that is merely
+// slow to reach the transcript counts as landed, with an error to log.
 func (a *Actor) settle(ctx context.Context, toolID string, pre agent.Check) (landed bool, err error) {
 	deadline := time.Now().Add(a.opts.SettleTimeout)
 	for {
@@ -147,7 +159,7 @@ func (a *Actor) settle(ctx context.Context, toolID string, pre agent.Check) (lan
 			}
 			return true, fmt.Errorf("dialog %s still pending after %v", toolID, a.opts.SettleTimeout)
 		}
-		if err := pause(ctx, a.opts.CheckPoll*5); err != nil {
+		if err := pause(ctx, a.opts.CheckPoll); err != nil {
 			continue // ctx ended: decide on the next pass
 		}
 	}

@@ -63,11 +63,11 @@ type countingPane struct {
 	sent []string
 }
 
-func (p *countingPane) SendKey(ctx context.Context, key string) error {
+func (p *countingPane) SendKeys(ctx context.Context, keys ...string) error {
 	p.mu.Lock()
-	p.sent = append(p.sent, key)
+	p.sent = append(p.sent, keys...)
 	p.mu.Unlock()
-	return p.TmuxPane.SendKey(ctx, key)
+	return p.TmuxPane.SendKeys(ctx, keys...)
 }
 
 func (p *countingPane) Paste(ctx context.Context, text string) error {

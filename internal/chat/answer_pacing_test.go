@@ -19,10 +19,15 @@ import (
 // the whole shape matrix, many rounds per delay, against the real CLI. It
 // is long (minutes to tens of minutes), so it only runs when asked:
 //
-//	LAB_PACING_ROUNDS=10 [LAB_PACING_DELAYS=25ms,50ms,100ms,250ms] \
-//	[LAB_PACING_GRACE=300ms (0: off)] [LAB_PACING_PARALLEL=2] \
-//	[LAB_PACING_OUT=/tmp/pacing.md] \
+//	LAB_PACING_ROUNDS=10 [LAB_PACING_DELAYS=0,25ms,50ms,100ms,250ms] \
+//	[LAB_PACING_GRACE=300ms (0: off)] [LAB_PACING_READ=1s] \
+//	[LAB_PACING_PARALLEL=2] [LAB_PACING_OUT=/tmp/pacing.md] \
 //	go test ./internal/chat -run TestPacing -v -timeout 3h
+//
+// A delay of 0 sends the keys between two checkpoints in one call (lab's
+// default since issue 23); a positive one sends them one per call, that
+// far apart. LAB_PACING_READ is how long the picker has been on the pane
+// when the answer starts (an operator reading it; default 0: at once).
 //
 // Each shape gets one CLI per delay, answered round after round (the next
 // round's prompt is typed with Reply; plans are put back into plan mode
@@ -51,6 +56,14 @@ func TestPacing(t *testing.T) {
 	parallel := 2
 	if p, _ := strconv.Atoi(os.Getenv("LAB_PACING_PARALLEL")); p > 0 {
 		parallel = p
+	}
+	var read time.Duration
+	if s := os.Getenv("LAB_PACING_READ"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatalf("LAB_PACING_READ: %v", err)
+		}
+		read = d
 	}
 
 	type job struct {
@@ -85,25 +98,30 @@ func TestPacing(t *testing.T) {
 				t.Parallel()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				paceShape(t, j.shape, j.delay, grace, rounds, tallies[j.delay])
+				paceShape(t, j.shape, j.delay, grace, read, rounds, tallies[j.delay])
 			})
 		}
 	})
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "| key delay | answers | ok | conflict (stopped safely) | wrong | error | median time to commit | p90 time to commit |\n")
-	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| key delay | answers | ok | conflict (stopped safely) | wrong | error | median time to commit | p90 time to commit | median answer call | p90 answer call |\n")
+	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, d := range delays {
 		tl := tallies[d]
-		fmt.Fprintf(&b, "| %v | %d | %d | %d | %d | %d | %v | %v |\n", d, tl.n(), tl.ok, tl.conflict, tl.wrong, tl.err,
-			tl.pct(50).Round(10*time.Millisecond), tl.pct(90).Round(10*time.Millisecond))
+		name := d.String()
+		if d == 0 {
+			name = "0 (bursts)"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %v | %v | %v | %v |\n", name, tl.n(), tl.ok, tl.conflict, tl.wrong, tl.err,
+			pct(tl.took, 50).Round(10*time.Millisecond), pct(tl.took, 90).Round(10*time.Millisecond),
+			pct(tl.call, 50).Round(10*time.Millisecond), pct(tl.call, 90).Round(10*time.Millisecond))
 	}
 	for _, d := range delays {
 		for _, n := range tallies[d].notes {
 			fmt.Fprintf(&b, "\n- %v: %s", d, n)
 		}
 	}
-	t.Logf("pacing (%d rounds per shape, %d shapes, picker grace %v):\n%s", rounds, len(shapes), grace, b.String())
+	t.Logf("pacing (%d rounds per shape, %d shapes, picker grace %v, picker read for %v):\n%s", rounds, len(shapes), grace, read, b.String())
 	if out := os.Getenv("LAB_PACING_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(b.String()+"\n"), 0o644); err != nil {
 			t.Error(err)
@@ -114,7 +132,8 @@ func TestPacing(t *testing.T) {
 type tally struct {
 	mu                       sync.Mutex
 	ok, conflict, wrong, err int
-	took                     []time.Duration
+	took                     []time.Duration // first checkpoint → committing key
+	call                     []time.Duration // the whole Answer call
 	notes                    []string
 }
 
@@ -126,13 +145,14 @@ func (t *tally) note(format string, args ...any) {
 	t.notes = append(t.notes, fmt.Sprintf(format, args...))
 }
 
-func (t *tally) count(kind string, took time.Duration) {
+func (t *tally) count(kind string, took, call time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch kind {
 	case "ok":
 		t.ok++
 		t.took = append(t.took, took)
+		t.call = append(t.call, call)
 	case "conflict":
 		t.conflict++
 	case "wrong":
@@ -142,27 +162,19 @@ func (t *tally) count(kind string, took time.Duration) {
 	}
 }
 
-func (t *tally) pct(p int) time.Duration {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.took) == 0 {
+// pct is the p-th percentile of ds (0 for none).
+func pct(ds []time.Duration, p int) time.Duration {
+	if len(ds) == 0 {
 		return 0
 	}
-	s := append([]time.Duration(nil), t.took...)
+	s := append([]time.Duration(nil), ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[(len(s)-1)*p/100]
 }
 
 // waitFor polls cond until it holds or timeout passes.
 func waitFor(timeout time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return true
+	return pollEvery(timeout, 50*time.Millisecond, cond)
 }
 
 // stop ends the run's CLI (its tmux server goes at test cleanup).
@@ -175,7 +187,7 @@ func (r *cliRun) stop() {
 // CLI as long as rounds succeed; after any failure the next round starts a
 // fresh CLI, so one bad round cannot poison the next (a declined picker
 // would also confuse the scripted model's prompt detection).
-func paceShape(t *testing.T, s shape, delay, grace time.Duration, rounds int, tl *tally) {
+func paceShape(t *testing.T, s shape, delay, grace, read time.Duration, rounds int, tl *tally) {
 	opts := e2eOpts(delay)
 	opts.PickerGrace = grace
 	opts.SettleTimeout = 30 * time.Second
@@ -186,7 +198,7 @@ func paceShape(t *testing.T, s shape, delay, grace time.Duration, rounds int, tl
 			r = startRun(t, s.mode, s.prompt, fakeclaudeapi.Options{}, opts)
 		}
 		fail := func(kind, format string, args ...any) {
-			tl.count(kind, 0)
+			tl.count(kind, 0, 0)
 			tl.note("%s round %d: %s: %s", s.name, round, kind, fmt.Sprintf(format, args...))
 			r.stop()
 			r = nil
@@ -200,7 +212,12 @@ func paceShape(t *testing.T, s shape, delay, grace time.Duration, rounds int, tl
 			continue
 		}
 		seen[d.ToolID] = true
+		if read > 0 {
+			time.Sleep(read) // the operator reads the card
+		}
+		start := time.Now()
 		err := r.actor.Answer(context.Background(), s.answer(d))
+		call := time.Since(start)
 		if err != nil {
 			kind := "error"
 			if conv.KindOf(err) == conv.EConflict {
@@ -223,7 +240,7 @@ func paceShape(t *testing.T, s shape, delay, grace time.Duration, rounds int, tl
 			fail("wrong", "%v", cerr)
 			continue
 		}
-		tl.count("ok", r.actor.lastTook)
+		tl.count("ok", r.actor.lastTook, call)
 		if round+1 < rounds {
 			if err := r.nextRound(s); err != nil {
 				tl.note("%s round %d: harness: %v", s.name, round, err)
@@ -247,15 +264,8 @@ func (r *cliRun) nextRound(s shape) error {
 		return fmt.Errorf("the turn did not end")
 	}
 	if s.mode == "plan" {
-		for i := 0; !strings.Contains(statusLine(r.rig.Pane(r.target)), "plan mode on"); i++ {
-			if i == 8 {
-				return fmt.Errorf("could not get back to plan mode")
-			}
-			before := statusLine(r.rig.Pane(r.target))
-			if err := r.rig.Tmux.SendKey(context.Background(), r.target, "BTab"); err != nil {
-				return err
-			}
-			waitFor(10*time.Second, func() bool { return statusLine(r.rig.Pane(r.target)) != before })
+		if err := r.backToPlanMode(); err != nil {
+			return err
 		}
 	}
 	if err := r.actor.Reply(context.Background(), s.prompt); err != nil {

@@ -79,6 +79,16 @@ func (r *cliRun) modelGot(toolID string) fakeclaudeapi.ToolResult {
 // decisionOf reads a tool result line's permissionDecision.
 func decisionOf(t testing.TB, path, toolID string) (decision, source, feedback string) {
 	t.Helper()
+	decision, source, feedback, ok := findDecision(t, path, toolID)
+	if !ok {
+		t.Fatalf("no tool_result for %s in the transcript", toolID)
+	}
+	return decision, source, feedback
+}
+
+// findDecision is decisionOf without failing: ok is false while the
+// transcript has no tool_result for toolID.
+func findDecision(t testing.TB, path, toolID string) (decision, source, feedback string, ok bool) {
 	for _, m := range transcriptLines(t, path) {
 		// Only the user line records the decision: on 2.1.332 the
 		// api-request-blob of the next request, holding the same
@@ -98,12 +108,11 @@ func decisionOf(t testing.TB, path, toolID string) (decision, source, feedback s
 				var pd struct{ Decision, Source string }
 				json.Unmarshal(m["permissionDecision"], &pd)
 				json.Unmarshal(m["userFeedback"], &feedback)
-				return pd.Decision, pd.Source, feedback
+				return pd.Decision, pd.Source, feedback, true
 			}
 		}
 	}
-	t.Fatalf("no tool_result for %s in the transcript", toolID)
-	return
+	return "", "", "", false
 }
 
 func answerOption(t testing.TB, r *cliRun, d *conv.Dialog, option int, feedback string) {

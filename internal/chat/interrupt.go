@@ -19,7 +19,7 @@ func (a *Actor) Interrupt(ctx context.Context) error {
 	}
 	defer a.release()
 	key := a.drv.InterruptKey()
-	if err := a.pane.SendKey(ctx, key); err != nil {
+	if err := a.pane.SendKeys(ctx, key); err != nil {
 		return conv.Wrap(conv.EUnavailable, err, "sending "+key)
 	}
 	a.log.Info("interrupted")

@@ -170,40 +170,75 @@ func (l *Library) Warm(ctx context.Context) {
 // Messages returns a window of session id's chat. History is read-only, so
 // a pending-looking tail dialog is not served as answerable here.
 func (l *Library) Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error) {
-	var err error
+	provider, path, err := l.find(id)
+	if err != nil {
+		return conv.Page{}, err
+	}
+	return l.PageOf(provider, path, q)
+}
+
+// SessionImage returns image n of message seq of session id's chat.
+func (l *Library) SessionImage(ctx context.Context, id string, seq, n int) (conv.Image, error) {
+	provider, path, err := l.find(id)
+	if err != nil {
+		return conv.Image{}, err
+	}
+	return l.ImageOf(provider, path, seq, n)
+}
+
+// find returns session id's provider and transcript. ENotFound.
+func (l *Library) find(id string) (provider, path string, err error) {
 	for _, sh := range l.shelves {
-		var path string
 		if path, err = sh.History.Path(id); err == nil {
-			return l.PageOf(sh.Provider, path, q)
+			return sh.Provider, path, nil
 		}
 		if conv.KindOf(err) != conv.ENotFound {
-			return conv.Page{}, err
+			return "", "", err
 		}
 	}
 	if err == nil {
 		err = conv.Errorf(conv.ENotFound, "no session %s", id)
 	}
-	return conv.Page{}, err
+	return "", "", err
 }
 
 // PageOf folds the transcript of provider at path (cached) and returns a
 // window of it, read-only: dialogs are never answerable through it.
 func (l *Library) PageOf(provider, path string, q conv.Query) (conv.Page, error) {
-	sh := l.shelf(provider)
-	if sh == nil {
-		return conv.Page{}, conv.Errorf(conv.EUnavailable, "this lab does not know the provider %q", provider)
+	v, err := l.viewOf(provider, path)
+	if err != nil {
+		return conv.Page{}, err
 	}
-	v := l.views.get(path, sh.NewFold)
-	if _, err := v.Sync(); err != nil {
-		return conv.Page{}, conv.Wrap(conv.EInternal, err, "cannot read the transcript")
-	}
-	l.views.trim()
 	s := v.Page(q)
 	p := pageOf(s)
 	if p.PendingDialog != nil {
 		p.PendingDialog.Answerable = false
 	}
 	return p, nil
+}
+
+// viewOf returns the cached view of the transcript at path, synced.
+func (l *Library) viewOf(provider, path string) (*View, error) {
+	sh := l.shelf(provider)
+	if sh == nil {
+		return nil, conv.Errorf(conv.EUnavailable, "this lab does not know the provider %q", provider)
+	}
+	v := l.views.get(path, sh.NewFold)
+	if _, err := v.Sync(); err != nil {
+		return nil, conv.Wrap(conv.EInternal, err, "cannot read the transcript")
+	}
+	l.views.trim()
+	return v, nil
+}
+
+// UsageOf is what the conversation of the transcript at path used of its
+// model (nil when it recorded none).
+func (l *Library) UsageOf(provider, path string) (*conv.Usage, error) {
+	v, err := l.viewOf(provider, path)
+	if err != nil {
+		return nil, err
+	}
+	return v.Usage(), nil
 }
 
 // pageOf turns a snapshot into the API's page shape.
@@ -216,6 +251,7 @@ func pageOf(s Snapshot) conv.Page {
 		FirstSeq:      s.FirstSeq,
 		LastSeq:       s.LastSeq,
 		HasMoreBefore: s.MoreBefore,
+		Usage:         s.Usage,
 	}
 }
 

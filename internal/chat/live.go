@@ -42,7 +42,7 @@ type live struct {
 	draw      drawing
 	liveShown atomic.Pointer[conv.LiveText]
 	kept      []conv.Partial
-	keptAt    int // a partial was kept after seq keptAt-1 since the last event
+	keptAt    int           // a partial was kept after seq keptAt-1 since the last event
 	done      chan struct{} // closed by close
 
 	mu      sync.Mutex
@@ -71,6 +71,8 @@ type live struct {
 	// turns reports where the run's turns stand (turns.go); nil when
 	// nobody listens.
 	turns *turns
+	// steered is what the pane confirmed of a switch lab made (steering.go).
+	steered steered
 
 	// shown is what reads serve: the view as the last refresh left it,
 	// published whole at its end, so a read never waits on a refresh (a
@@ -90,6 +92,8 @@ type frame struct {
 	pending  *conv.Dialog
 	alert    *conv.Lifecycle
 	progress *conv.Progress
+	settings *conv.Settings
+	usage    *conv.Usage
 	lastAt   time.Time
 	preview  string
 }
@@ -337,7 +341,10 @@ func (l *live) stateFrom(st agent.SideState) conv.State {
 // Called with l.mu held.
 func (l *live) publishFrame() {
 	f := &frame{view: l.view, partials: l.kept, state: l.state, pending: l.pending.Clone(), progress: l.progressLocked(),
-		lastAt: l.act.lastAt, preview: l.act.preview}
+		settings: l.settingsLocked(), lastAt: l.act.lastAt, preview: l.act.preview}
+	if l.view != nil {
+		f.usage = l.view.Usage()
+	}
 	if a := l.look.alert; a != nil {
 		c := *a
 		f.alert = &c
@@ -369,6 +376,10 @@ func (l *live) snapshot(q conv.Query) conv.Page {
 		c := *f.progress
 		p.Progress = &c
 	}
+	if f.settings != nil {
+		c := *f.settings
+		p.Settings = &c
+	}
 	if f.state == conv.StateWorking {
 		p.LiveText = liveFor(l.liveShown.Load(), p)
 	}
@@ -392,6 +403,7 @@ func (l *live) overlayRun(r *conv.Run) {
 		r.LastActivity = &t
 	}
 	r.Preview = f.preview
+	r.Usage = f.usage
 	// While a dialog waits, the preview is what it asks.
 	if s := clipRunes(conv.DialogLine(f.pending), previewMax); s != "" {
 		r.Preview = s

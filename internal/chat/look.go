@@ -15,6 +15,9 @@ import (
 //     plan's approval rows exist only on the screen. They are read once
 //     per dialog; a permission prompt is served only while its screen
 //     shows, so a card never offers options the CLI is not showing.
+//     Every dialog's picker is looked for until it shows, and when it
+//     first showed is kept (conv.Dialog.Shown): lab's answer needs no
+//     picker grace on a picker that has been up for a while.
 //   - the CLI's real state when the transcript cannot tell: a turn the
 //     transcript still shows working while the CLI sits idle at its
 //     prompt after an interrupt the transcript did not record, a
@@ -86,7 +89,20 @@ type looker struct {
 	retried  time.Time
 	revealed *conv.Dialog // a permission prompt the pane showed for a call no hook announced
 	plan     planLook     // the last look for a pending plan's picker
+	watch    commandWatch // a command lab sent, watched on the pane until the CLI is idle again
 }
+
+// commandWatch is a slash command lab sent: the transcript may say nothing
+// while it runs (a compaction writes its records when done), so the pane
+// says whether the CLI still works on it.
+type commandWatch struct {
+	name string
+	at   time.Time // when it was sent; zero when nothing is watched
+	busy bool      // the last look saw the CLI working
+}
+
+// watchFor bounds a command watch.
+const watchFor = 15 * time.Minute
 
 // planLook is the last look for a pending plan's picker: what the pane
 // showed and what was served.
@@ -138,8 +154,32 @@ func (k *looker) dress(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 		return k.dressPermission(d, now)
 	case conv.DialogPlan:
 		return k.dressPlan(d, now)
+	case conv.DialogQuestion:
+		return k.dressQuestion(d, now)
 	}
 	return d, false
+}
+
+// shownNow is the time to record as a picker's Shown once a capture
+// showed it: taken after the capture, so it is never earlier than the
+// picker's appearance (the picker grace counts from it).
+func shownNow() time.Time { return time.Now() }
+
+// dressQuestion serves a question dialog as it is, with when its picker
+// first showed once the pane showed it; until then it looks again soon.
+func (k *looker) dressQuestion(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
+	if seen, ok := k.dressed[d.ToolID]; ok {
+		c := d.Clone()
+		c.Shown = seen.Shown
+		return c, false
+	}
+	c := d.Clone()
+	if k.drv.Dress(c, k.capture()) {
+		c.Shown = shownNow()
+		k.remember(c)
+		return c.Clone(), false
+	}
+	return d, now.Sub(k.firstAsked(d.ToolID, now)) < dressPatience
 }
 
 func (k *looker) dressPermission(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
@@ -153,26 +193,18 @@ func (k *looker) dressPermission(d *conv.Dialog, now time.Time) (*conv.Dialog, b
 	}
 	c := d.Clone()
 	if k.drv.Dress(c, k.capture()) {
+		c.Shown = shownNow()
 		k.remember(c)
 		return c.Clone(), false
 	}
-	first, ok := k.asked[d.ToolID]
-	if !ok {
-		first = now
-		k.asked[d.ToolID] = now
-	}
-	return nil, now.Sub(first) < dressPatience
+	return nil, now.Sub(k.firstAsked(d.ToolID, now)) < dressPatience
 }
 
 func (k *looker) dressPlan(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 	if p := k.plan; p.id == d.ToolID && now.Sub(p.at) < lookEvery {
 		return p.served.Clone(), p.again // looked a moment ago
 	}
-	first, ok := k.asked[d.ToolID]
-	if !ok {
-		first = now
-		k.asked[d.ToolID] = now
-	}
+	first := k.firstAsked(d.ToolID, now)
 	capture := k.capture()
 	kind := k.drv.Look(capture).Kind
 	seen, dressed := k.dressed[d.ToolID]
@@ -182,6 +214,7 @@ func (k *looker) dressPlan(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 	switch {
 	case shown:
 		if !dressed {
+			c.Shown = shownNow()
 			k.remember(c)
 			seen = c
 		}
@@ -197,6 +230,17 @@ func (k *looker) dressPlan(d *conv.Dialog, now time.Time) (*conv.Dialog, bool) {
 	again := !shown && out != nil && now.Sub(first) < planPatience+lookEvery
 	k.plan = planLook{id: d.ToolID, at: now, kind: kind, served: out, again: again}
 	return out.Clone(), again
+}
+
+// firstAsked is when the dialog toolID was first looked for on the pane
+// (now, the first time).
+func (k *looker) firstAsked(toolID string, now time.Time) time.Time {
+	first, ok := k.asked[toolID]
+	if !ok {
+		first = now
+		k.asked[toolID] = now
+	}
+	return first
 }
 
 // remember keeps a dialog's dressing, as first read.
@@ -256,13 +300,34 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 	k.idle = false
 	nudged := now.Sub(k.nudged) < 5*time.Second
 	due := now.Sub(k.lastLook) >= lookEvery
+	w := &k.watch
+	if !w.at.IsZero() && (now.Sub(w.at) > watchFor || state == conv.StateQuestion) {
+		*w = commandWatch{}
+	}
+	watching := !w.at.IsZero() && state != conv.StateWorking
+	// An alert stays up until a look sees a screen lab understands, in
+	// whatever state the conversation went on to (the operator answered
+	// it at the terminal, and a quick turn ran since).
 	want := (!k.known && (state == conv.StateIdle || state == conv.StateNeedsInput)) || (state == conv.StateWorking && (quietFor >= lookQuiet || nudged)) ||
-		(waiting && running != nil)
+		(waiting && running != nil) || watching || k.alert != nil
 	if !due || !want {
+		if watching && w.busy {
+			return conv.StateWorking, nil // still working on the command, as last seen
+		}
 		return state, nil
 	}
 	k.lastLook = now
 	look := k.drv.Look(k.capture())
+	if watching {
+		w.busy = look.Kind == agent.LookBusy
+		switch {
+		case w.busy:
+			k.sawKnown(now)
+			return conv.StateWorking, nil
+		case look.Kind == agent.LookPrompt && now.Sub(w.at) >= lookQuiet:
+			*w = commandWatch{} // done (or it never made the CLI work)
+		}
+	}
 	if look.Kind != agent.LookUnknown {
 		k.sawKnown(now)
 	}

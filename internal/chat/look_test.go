@@ -14,9 +14,10 @@ import (
 // screenPane is a Pane that shows a fixed capture.
 type screenPane struct{ capture string }
 
-func (p *screenPane) SendKey(context.Context, string) error   { return nil }
-func (p *screenPane) Paste(context.Context, string) error     { return nil }
-func (p *screenPane) Capture(context.Context) (string, error) { return p.capture, nil }
+func (p *screenPane) SendKeys(context.Context, ...string) error { return nil }
+func (p *screenPane) Paste(context.Context, string) error       { return nil }
+func (p *screenPane) Type(context.Context, string) error        { return nil }
+func (p *screenPane) Capture(context.Context) (string, error)   { return p.capture, nil }
 func readScreen(t *testing.T, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "claude", "testdata", "panes", name+".txt"))
@@ -104,6 +105,25 @@ func TestLookAlertsOnAnUnknownScreen(t *testing.T) {
 	}
 }
 
+// An alert is looked at again whatever the state went on to: the screen
+// answered at the terminal, a quick turn ended before any look, the
+// alert still goes once the pane shows the prompt.
+func TestLookClearsAnAlertAfterTheTurnMovedOn(t *testing.T) {
+	pane := &screenPane{capture: readScreen(t, "trust-fresh")}
+	k := newLooker(pane, claudeDriver("2.1.328"))
+	t0 := time.Now()
+	k.overlay(conv.StateIdle, idleMark{}, 0, nil, false, t0)
+	k.overlay(conv.StateIdle, idleMark{}, 0, nil, false, t0.Add(4*time.Second))
+	if k.alert == nil {
+		t.Fatal("no alert for the unknown screen")
+	}
+	pane.capture = readScreen(t, "prompt-empty")
+	k.overlay(conv.StateNeedsInput, idleMark{}, 0, nil, false, t0.Add(6*time.Second))
+	if k.alert != nil {
+		t.Fatalf("alert %+v after the turn ended at the prompt; want none", k.alert)
+	}
+}
+
 // A permission prompt for a call no hook announced is found from the
 // transcript's running call and the pane, and is served only while the
 // pane shows it.
@@ -181,5 +201,43 @@ func TestLookPlanFollowsItsPicker(t *testing.T) {
 	}
 	if d, _ := k.dress(plan, t0.Add(4*time.Second)); d != nil {
 		t.Fatalf("served %+v after the picker never showed; want none", d)
+	}
+}
+
+// Every dialog is served with when its picker first showed on the pane
+// (what lab's answer counts its picker grace from), and only once it
+// showed: never a time before the pane was read.
+func TestLookNotesWhenAPickerShowed(t *testing.T) {
+	q := questionDialog("toolu_q", tqDB)
+	pane := &screenPane{capture: readScreen(t, "prompt-busy")}
+	k := newLooker(pane, claudeDriver("2.1.328"))
+	t0 := time.Now()
+	d, again := k.dress(q, t0)
+	if d == nil || !d.Shown.IsZero() || !again {
+		t.Fatalf("before its picker shows: %+v (again %v); want it served, no Shown, another look soon", d, again)
+	}
+	pane.capture = readScreen(t, "single-fresh")
+	before := time.Now()
+	d, again = k.dress(q, t0.Add(100*time.Millisecond))
+	if d == nil || d.Shown.Before(before) || again {
+		t.Fatalf("picker on the pane: %+v (again %v); want Shown no earlier than the look (%v)", d, again, before)
+	}
+	shown := d.Shown
+	pane.capture = readScreen(t, "prompt-busy") // no further look is needed
+	if d, _ := k.dress(q, t0.Add(time.Second)); d == nil || !d.Shown.Equal(shown) {
+		t.Fatalf("later: %+v; want the first sighting kept (%v)", d, shown)
+	}
+
+	perm := &conv.Dialog{ToolID: "toolu_p", Kind: conv.DialogPermission, Permission: &conv.Permission{Tool: "Bash", Command: "touch lab-permission-probe.txt && echo created"}, Answerable: true}
+	pane.capture = readScreen(t, "permission-prompt")
+	before = time.Now()
+	if d, _ := k.dress(perm, t0); d == nil || d.Shown.Before(before) {
+		t.Fatalf("permission prompt: %+v; want it dressed with Shown", d)
+	}
+	plan := planDialog("toolu_plan")
+	pane.capture = readScreen(t, "plan-fresh")
+	before = time.Now()
+	if d, _ := k.dress(plan, t0); d == nil || d.Shown.Before(before) || len(d.PlanRows) == 0 {
+		t.Fatalf("plan picker: %+v; want it dressed with Shown", d)
 	}
 }

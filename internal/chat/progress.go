@@ -57,5 +57,11 @@ func (l *live) progressLocked() *conv.Progress {
 		c := *w
 		p.Warning = &c
 	}
+	if w := l.look.watch; !w.at.IsZero() && w.busy {
+		p.Command = "/" + w.name
+		if p.Since.IsZero() || w.at.Before(p.Since) {
+			p.Since = w.at
+		}
+	}
 	return p
 }

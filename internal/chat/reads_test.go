@@ -17,8 +17,9 @@ type stuckPane struct {
 	entered chan struct{}
 }
 
-func (p *stuckPane) SendKey(context.Context, string) error { return nil }
-func (p *stuckPane) Paste(context.Context, string) error   { return nil }
+func (p *stuckPane) SendKeys(context.Context, ...string) error { return nil }
+func (p *stuckPane) Paste(context.Context, string) error       { return nil }
+func (p *stuckPane) Type(context.Context, string) error        { return nil }
 func (p *stuckPane) Capture(context.Context) (string, error) {
 	if !p.stuck.Load() {
 		return "", nil

@@ -16,8 +16,9 @@ type lockedPane struct {
 	capture string
 }
 
-func (p *lockedPane) SendKey(context.Context, string) error { return nil }
-func (p *lockedPane) Paste(context.Context, string) error   { return nil }
+func (p *lockedPane) SendKeys(context.Context, ...string) error { return nil }
+func (p *lockedPane) Paste(context.Context, string) error       { return nil }
+func (p *lockedPane) Type(context.Context, string) error        { return nil }
 func (p *lockedPane) Capture(context.Context) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

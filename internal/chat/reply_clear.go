@@ -106,7 +106,7 @@ func (a *Actor) clearBox(ctx context.Context, box agent.PromptBox) error {
 		if i == limit {
 			return fmt.Errorf("the prompt still shows %s after %d deletions", brief(box.Shown()), limit)
 		}
-		if err := a.pane.SendKey(ctx, a.drv.ClearKey()); err != nil {
+		if err := a.pane.SendKeys(ctx, a.drv.ClearKey()); err != nil {
 			return fmt.Errorf("sending %s: %w", a.drv.ClearKey(), err)
 		}
 		before := box.Shown()

@@ -46,15 +46,20 @@ type faultPane struct {
 	lose   string
 }
 
-func (p *faultPane) SendKey(ctx context.Context, key string) error {
-	p.mu.Lock()
-	p.sent = append(p.sent, key)
-	lose := p.lose == key
-	p.mu.Unlock()
-	if lose {
-		return nil
+func (p *faultPane) SendKeys(ctx context.Context, keys ...string) error {
+	for _, key := range keys {
+		p.mu.Lock()
+		p.sent = append(p.sent, key)
+		lose := p.lose == key
+		p.mu.Unlock()
+		if lose {
+			continue
+		}
+		if err := p.TmuxPane.SendKeys(ctx, key); err != nil {
+			return err
+		}
 	}
-	return p.TmuxPane.SendKey(ctx, key)
+	return nil
 }
 
 func (p *faultPane) Paste(ctx context.Context, text string) error {
@@ -268,7 +273,7 @@ func TestE2EReplyRefusalsAreNeeded(t *testing.T) {
 		time.Sleep(time.Second) // let the paste settle; then submit, twice if the first is lost
 		var got string
 		for try := 0; try < 2 && got == ""; try++ {
-			c.pane.TmuxPane.SendKey(context.Background(), "Enter")
+			c.pane.TmuxPane.SendKeys(context.Background(), "Enter")
 			got, _ = c.landedWithin(fmt.Sprintf("D%02d ", i), 10*time.Second)
 		}
 		if got == text {

@@ -41,8 +41,14 @@ type Runner interface {
 // interrupts, serialised per run.
 type Actions interface {
 	Answer(ctx context.Context, a conv.Answer) error
-	Reply(ctx context.Context, text string) error
+	Reply(ctx context.Context, text string, files ...conv.Upload) error
 	Interrupt(ctx context.Context) error
+	// Terminal types the operator's input into the terminal view.
+	Terminal(ctx context.Context, in conv.TerminalInput) error
+	// Command types a slash command line (name is its command) at the
+	// prompt; Switch plays the moves of a mode or model switch.
+	Command(ctx context.Context, name, line string) error
+	Switch(ctx context.Context, what string, plan func(capture string) ([]agent.Move, error)) error
 }
 
 // ActionsFactory builds the Actions of a run whose CLI drv drives. pending
@@ -62,6 +68,8 @@ type Service struct {
 	intents   func(toolID string) (*conv.Outcome, bool)
 	onTurn    TurnFunc
 	partials  PartialStore
+	home      string // the HOME runs get, where the operator's own commands are
+	uploads   UploadsFunc
 
 	mu      sync.Mutex
 	lives   map[string]*live
@@ -91,7 +99,17 @@ type ServiceConfig struct {
 	// Partials keeps lab's copies of words a turn drew but its CLI never
 	// recorded (livetext.go); nil keeps them in memory only.
 	Partials PartialStore
+	// Home is the HOME runs get: where a CLI finds the operator's own
+	// slash commands.
+	Home string
+	// Uploads finds a run's uploads by id for a reply; nil: replies take
+	// none.
+	Uploads UploadsFunc
 }
+
+// UploadsFunc returns the uploads of run id named by ids, in order:
+// EInvalid for an id the run has no upload of.
+type UploadsFunc func(ctx context.Context, runID string, ids []string) ([]conv.Upload, error)
 
 // NewService starts following every running run and sweeping for ended
 // ones. Close stops it; runs keep running.
@@ -104,7 +122,7 @@ func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
 	}
 	s := &Service{
 		runs: cfg.Runs, providers: map[string]agent.Provider{}, lib: cfg.Library, pub: cfg.Publish, log: cfg.Logger,
-		actions: cfg.Actions, intents: cfg.Intents, onTurn: cfg.OnTurn, partials: cfg.Partials,
+		actions: cfg.Actions, intents: cfg.Intents, onTurn: cfg.OnTurn, partials: cfg.Partials, home: cfg.Home, uploads: cfg.Uploads,
 		lives: map[string]*live{}, drivers: map[string]agent.Driver{}, acts: map[string]Actions{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -237,13 +255,19 @@ func (s *Service) List(ctx context.Context) ([]conv.Run, error) {
 	return runs, nil
 }
 
-// Get returns one run with its live state.
+// Get returns one run with its live state and its usage (an ended run's
+// from its transcript's cached fold).
 func (s *Service) Get(ctx context.Context, id string) (conv.Run, error) {
 	r, err := s.runs.Get(ctx, id)
 	if err != nil {
 		return r, err
 	}
 	s.overlay(&r)
+	if r.Usage == nil && r.State == conv.StateEnded && s.lib != nil {
+		if path := s.transcriptOf(ctx, r); path != "" {
+			r.Usage, _ = s.lib.UsageOf(r.Provider, path)
+		}
+	}
 	return r, nil
 }
 
@@ -300,13 +324,7 @@ func (s *Service) Messages(ctx context.Context, id string, q conv.Query) (conv.P
 	if err != nil {
 		return conv.Page{}, err
 	}
-	path := r.TranscriptPath
-	if path == "" {
-		if side, err := s.runs.Side(ctx, id); err == nil {
-			st, _ := side.Read()
-			path = st.TranscriptPath
-		}
-	}
+	path := s.transcriptOf(ctx, r)
 	if path == "" {
 		return conv.Page{State: r.State, Messages: []conv.Message{}}, nil
 	}
@@ -385,19 +403,30 @@ func (s *Service) Answer(ctx context.Context, id string, a conv.Answer) error {
 	return err
 }
 
-// Reply sends the operator's text as the next message. A run whose CLI
-// is still starting gets it once its input box shows (see ready.go).
-func (s *Service) Reply(ctx context.Context, id, text string) error {
+// Reply sends the operator's text as the next message, with the run's
+// uploads named by uploads (see Actor.Reply). Unknown uploads: EInvalid,
+// before anything is typed. A run whose CLI is still starting gets it
+// once its input box shows (see ready.go).
+func (s *Service) Reply(ctx context.Context, id, text string, uploads ...string) error {
 	act, err := s.actionsOf(ctx, id)
 	if err != nil {
 		return err
+	}
+	var files []conv.Upload
+	if len(uploads) > 0 {
+		if s.uploads == nil {
+			return conv.Errorf(conv.EInvalid, "this lab takes no uploads")
+		}
+		if files, err = s.uploads(ctx, id, uploads); err != nil {
+			return err
+		}
 	}
 	if l := s.liveOf(id); l != nil {
 		if err := l.waitReady(ctx); err != nil {
 			return err
 		}
 	}
-	err = act.Reply(ctx, text)
+	err = act.Reply(ctx, text, files...)
 	s.kick(id)
 	return err
 }

@@ -148,6 +148,7 @@ type Snapshot struct {
 	MoreBefore   bool
 	Len          int
 	Skipped      int
+	Usage        *conv.Usage
 }
 
 // Page returns a window of the stream as of the last Sync.
@@ -167,6 +168,7 @@ func (v *View) pageLocked(q conv.Query) Snapshot {
 		MoreBefore:   more,
 		Len:          v.fold.Len(),
 		Skipped:      v.fold.SkippedLines(),
+		Usage:        v.fold.Usage(),
 	}
 	if s.Messages == nil {
 		s.Messages = []conv.Message{}
@@ -175,6 +177,13 @@ func (v *View) pageLocked(q conv.Query) Snapshot {
 		s.FirstSeq, s.LastSeq = msgs[0].Seq, msgs[len(msgs)-1].Seq
 	}
 	return s
+}
+
+// Usage is what the conversation used of its model as of the last Sync.
+func (v *View) Usage() *conv.Usage {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.fold.Usage()
 }
 
 // Resolved reports whether the transcript shows toolID resolved.
@@ -217,4 +226,12 @@ func (v *View) Running() *conv.ToolCall {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.fold.Running()
+}
+
+// Settings returns the permission mode and model the transcript last
+// recorded.
+func (v *View) Settings() conv.Settings {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.fold.Settings()
 }

@@ -2,7 +2,6 @@ package claude
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"lab/internal/agent"
+	"lab/internal/clikit"
 	"lab/internal/conv"
 )
 
@@ -19,7 +19,7 @@ var _ agent.Attacher = Provider{}
 // External lists the interactive Claude Code processes alive under home,
 // from the CLI's session registry (~/.claude/sessions/<pid>.json): the
 // session each one is in, its folder, its status and, when it runs in
-// tmux, its pane (LocatePane; not yet verified to host it). A process
+// tmux, its pane (clikit.ExternalPane; not yet verified to host it). A process
 // lab cannot type into says why in ReadOnly.
 func (Provider) External(ctx context.Context, home string) ([]conv.ExternalSession, error) {
 	ents, err := ReadRegistry(home)
@@ -41,15 +41,8 @@ func (Provider) External(ctx context.Context, home string) ([]conv.ExternalSessi
 			x.StartedAt = time.UnixMilli(e.StartedAt).UTC()
 		}
 		x.Title = transcriptTitle(x.TranscriptPath)
-		loc, err := LocatePane(e)
-		switch {
-		case errors.Is(err, ErrNotInTmux):
-			x.ReadOnly = "it does not run in tmux"
-		case err != nil:
-			x.ReadOnly = "lab cannot reach its terminal: " + err.Error()
-		default:
-			x.Tmux = &conv.TmuxPane{Socket: loc.Socket, Pane: loc.Pane, Session: loc.Session}
-		}
+		session, pane := registryPane(e.Tmux)
+		clikit.ExternalPane(&x, session, pane)
 		out = append(out, x)
 	}
 	return out, nil

@@ -11,6 +11,7 @@ import (
 
 	"lab/internal/claude"
 	"lab/internal/claudetest"
+	"lab/internal/clikit"
 	"lab/internal/fakeclaudeapi"
 	"lab/internal/tmux"
 )
@@ -74,7 +75,7 @@ func TestLocatePaneOfExternalSessions(t *testing.T) {
 	if err := ops.PaneHosts(ctx, "%99", inTmux.PID); err == nil {
 		t.Fatal("PaneHosts accepted a pane that does not exist")
 	}
-	if _, err := claude.LocatePane(outside); !errors.Is(err, claude.ErrNotInTmux) {
+	if _, err := claude.LocatePane(outside); !errors.Is(err, clikit.ErrNotInTmux) {
 		t.Fatalf("LocatePane of the CLI outside tmux: got %v; want ErrNotInTmux", err)
 	}
 }

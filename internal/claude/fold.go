@@ -30,9 +30,13 @@ type Fold struct {
 	approvedPlan int
 	planExited   bool
 
+	// meter adds up the requests' usage (fold_usage.go).
+	meter foldkit.Meter
+
 	ln  foldLine // scratch, reused across lines
 	msg foldMessage
 	blk foldBlock
+	raw []byte // the line being folded (scratch): where its parts lie
 }
 
 // NewFold returns an empty fold.
@@ -53,4 +57,9 @@ func (f *Fold) ReadFrom(r io.Reader) (int64, error) { return f.FeedFrom(r, foldP
 
 // line folds one complete line that is not blank and that the peek did not
 // skip, reporting false when it is malformed.
-func (f *Fold) line(b []byte) bool { return f.ln.parse(b) && f.apply(&f.ln) }
+func (f *Fold) line(b []byte) bool {
+	f.raw = b
+	ok := f.ln.parse(b) && f.apply(&f.ln)
+	f.raw = nil
+	return ok
+}

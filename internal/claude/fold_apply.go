@@ -24,6 +24,9 @@ func (f *Fold) apply(ln *foldLine) bool {
 	if ln.sidechain || ln.meta {
 		return true
 	}
+	// The mode is recorded on each prompt's line and on permission-mode
+	// lines (at prompts and turn ends).
+	f.SetMode(jsonscan.Str(ln.permissionMode))
 	switch string(ln.typ) {
 	case `"user"`:
 		return f.applyUser(ln)
@@ -49,7 +52,7 @@ func (f *Fold) applyUser(ln *foldLine) bool {
 	t := foldkit.Timestamp(ln.timestamp)
 	if s, ok := jsonscan.String(m.content); ok {
 		if !f.userSpecial(s, t) {
-			f.userPrompt(s, t)
+			f.userPrompt(s, nil, t)
 		}
 		return true
 	}
@@ -58,13 +61,14 @@ func (f *Fold) applyUser(ln *foldLine) bool {
 		return string(m.content) == "null" || m.content == nil
 	}
 	var prompt []string
+	var images []conv.AttachedFile
 	bl := &f.blk
 	for {
-		raw, ok := arr.Next()
+		object, ok := bl.next(&arr)
 		if !ok {
 			break
 		}
-		if !bl.parse(raw) {
+		if !object {
 			continue
 		}
 		switch string(bl.typ) {
@@ -74,27 +78,35 @@ func (f *Fold) applyUser(ln *foldLine) bool {
 				prompt = append(prompt, s)
 			}
 		case `"image"`:
-			prompt = append(prompt, "[image]")
+			// Only the data's place in the file is kept; its bytes are
+			// read from there when a client shows the image.
+			if data := jsonscan.Member(bl.source, "data"); jsonscan.IsString(data) {
+				images = append(images, foldkit.ImageAt(jsonscan.Str(jsonscan.Member(bl.source, "media_type")), "", data, f.raw, f.LineStart()))
+			}
 		case `"tool_result"`:
 			f.applyResult(bl, ln, t)
 		}
 	}
-	if len(prompt) > 0 {
-		f.userPrompt(strings.Join(prompt, "\n\n"), t)
+	if len(prompt) > 0 || len(images) > 0 {
+		f.userPrompt(strings.Join(prompt, "\n\n"), images, t)
 	}
 	return true
 }
 
-// userPrompt records what the operator typed. A prompt means any picker
-// still open in the fold's view is gone, so such dialogs are dismissed.
-func (f *Fold) userPrompt(s string, t time.Time) {
-	s = foldUnwrapPasted(s)
+// userPrompt records what the operator typed, with the images it came
+// with. A prompt means any picker still open in the fold's view is gone,
+// so such dialogs are dismissed.
+func (f *Fold) userPrompt(s string, images []conv.AttachedFile, t time.Time) {
+	s, atts := foldkit.UserText(foldUnwrapPasted(s), images, imageRE)
 	if strings.TrimSpace(s) == "" {
-		return
+		if len(atts) == 0 {
+			return
+		}
+		s = ""
 	}
 	f.settleApproval()
 	f.dismissPending(t)
-	f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: s})
+	f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: s, Attachments: atts})
 	f.SetTail(conv.StateWorking)
 }
 
@@ -234,6 +246,10 @@ func (f *Fold) applyAssistant(ln *foldLine) bool {
 		f.SetTail(conv.StateNeedsInput)
 		return true
 	}
+	if model := jsonscan.Str(m.model); model != "<synthetic>" {
+		f.SetModel(model) // the model that answered
+	}
+	f.meterRequest(m)
 	if s, ok := jsonscan.String(m.content); ok {
 		f.assistantText(s, m.stopReason, t)
 		return true
@@ -244,11 +260,11 @@ func (f *Fold) applyAssistant(ln *foldLine) bool {
 	}
 	bl := &f.blk
 	for {
-		raw, ok := arr.Next()
+		object, ok := bl.next(&arr)
 		if !ok {
 			break
 		}
-		if !bl.parse(raw) {
+		if !object {
 			continue
 		}
 		switch string(bl.typ) {

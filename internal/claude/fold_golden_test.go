@@ -16,7 +16,7 @@ var updateFold = flag.Bool(updateFlag, false, "rewrite the golden files from the
 
 // foldHarness is how foldtest's shared tests (split, golden, fuzz,
 // benchmarks) drive this adapter's Fold.
-var foldHarness = foldtest.Harness[*Fold]{New: NewFold, Clone: cloneFold, Diff: foldtest.Differ[*Fold]("ln", "msg", "blk"), Backpatch: approvalModeLearned}
+var foldHarness = foldtest.Harness[*Fold]{New: NewFold, Clone: cloneFold, Diff: foldtest.Differ[*Fold]("ln", "msg", "blk", "raw"), Backpatch: approvalModeLearned}
 
 func foldAll(b []byte) *Fold { return foldHarness.All(b) }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"lab/internal/hookspool"
 )
@@ -30,9 +31,26 @@ var HookEvents = []string{HookSessionStart, HookUserPromptSubmit, HookPreToolUse
 // command only copies stdin to a file, so it takes milliseconds.
 const hookTimeoutSeconds = 10
 
-// hookSettings is the shape of the settings file's hooks block.
+// hookSettings is the shape of the run's settings file: its hooks, and
+// the folders lab lets the agent read without asking.
 type hookSettings struct {
-	Hooks map[string][]hookMatcher `json:"hooks"`
+	Hooks       map[string][]hookMatcher `json:"hooks"`
+	Permissions *permissionRules         `json:"permissions,omitempty"`
+}
+
+type permissionRules struct {
+	Allow []string `json:"allow"`
+}
+
+// readRule is the permission rule that lets the agent read everything
+// under the absolute folder dir ("//" starts an absolute path in a rule),
+// or "" when dir holds a character a rule reads as a pattern: the agent
+// then asks, as for any folder outside its own.
+func readRule(dir string) string {
+	if !filepath.IsAbs(dir) || strings.ContainsAny(dir, "*?[]{}()!\\") {
+		return ""
+	}
+	return "Read(/" + strings.TrimRight(dir, "/") + "/**)"
 }
 
 type hookMatcher struct {
@@ -47,9 +65,12 @@ type hookCommand struct {
 }
 
 // HookSettings returns a settings file (for `claude --settings`) whose
-// hooks spool every event of HookEvents into spoolDir. The CLI merges it
-// with the operator's own settings, so their hooks keep running too.
-func HookSettings(spoolDir string) ([]byte, error) {
+// hooks spool every event of HookEvents into spoolDir and which lets the
+// agent read the readable folders (a run's uploads) without a permission
+// prompt. The CLI merges it with the operator's own settings, so their
+// hooks and rules keep applying too. (A folder given with --add-dir
+// instead stops 2.1.332 at start-up, asking whether to trust it.)
+func HookSettings(spoolDir string, readable ...string) ([]byte, error) {
 	if !filepath.IsAbs(spoolDir) {
 		return nil, fmt.Errorf("hook spool dir %q is not absolute", spoolDir)
 	}
@@ -61,13 +82,21 @@ func HookSettings(spoolDir string) ([]byte, error) {
 		m := hookMatcher{Hooks: []hookCommand{{Type: "command", Command: hookspool.Command(spoolDir, ev), Timeout: hookTimeoutSeconds}}}
 		s.Hooks[ev] = []hookMatcher{m}
 	}
+	for _, dir := range readable {
+		if r := readRule(dir); r != "" {
+			if s.Permissions == nil {
+				s.Permissions = &permissionRules{}
+			}
+			s.Permissions.Allow = append(s.Permissions.Allow, r)
+		}
+	}
 	return json.MarshalIndent(s, "", "  ")
 }
 
-// WriteHookSettings writes HookSettings(spoolDir) to path atomically and
-// creates spoolDir.
-func WriteHookSettings(path, spoolDir string) error {
-	b, err := HookSettings(spoolDir)
+// WriteHookSettings writes HookSettings(spoolDir, readable...) to path
+// atomically and creates spoolDir.
+func WriteHookSettings(path, spoolDir string, readable ...string) error {
+	b, err := HookSettings(spoolDir, readable...)
 	if err != nil {
 		return err
 	}

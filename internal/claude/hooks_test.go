@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"lab/internal/hookspool"
@@ -47,5 +48,35 @@ func TestHookSettingsShape(t *testing.T) {
 	}
 	if _, err := HookSettings("relative/spool"); err == nil {
 		t.Fatal("got no error for a relative spool dir; want one")
+	}
+}
+
+// TestSettingsLetTheAgentReadUploads: the run's settings allow reading
+// its uploads folder (an absolute path rule), and only a folder a rule
+// can name plainly; without one there is no permissions block at all.
+func TestSettingsLetTheAgentReadUploads(t *testing.T) {
+	for _, c := range []struct {
+		readable []string
+		want     []string
+	}{
+		{nil, nil},
+		{[]string{"/s/runs/r1/uploads"}, []string{"Read(//s/runs/r1/uploads/**)"}},
+		{[]string{"/s/runs/r1/uploads/", "/odd (dir)/uploads", "relative/uploads"}, []string{"Read(//s/runs/r1/uploads/**)"}},
+	} {
+		b, err := HookSettings("/s/runs/r1/spool", c.readable...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s hookSettings
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		if s.Permissions != nil {
+			got = s.Permissions.Allow
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("readable %q: allow %q; want %q", c.readable, got, c.want)
+		}
 	}
 }

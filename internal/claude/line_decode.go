@@ -57,7 +57,7 @@ func foldPeek(b []byte) foldkit.Verdict {
 // may show; every other type is bookkeeping.
 func foldShownType(raw []byte) bool {
 	switch string(raw) {
-	case `"user"`, `"assistant"`, `"system"`:
+	case `"user"`, `"assistant"`, `"system"`, `"permission-mode"`:
 		return true
 	}
 	return false
@@ -84,6 +84,7 @@ type foldLine struct {
 	retryAttempt   []byte
 	maxRetries     []byte
 	attachment     []byte
+	permissionMode []byte // on user and permission-mode lines: the mode then
 }
 
 // parse fills ln from a complete line, reporting false when the line is
@@ -133,6 +134,8 @@ func (ln *foldLine) set(k, v []byte) {
 		ln.maxRetries = v
 	case "attachment":
 		ln.attachment = v
+	case "permissionMode":
+		ln.permissionMode = v
 	}
 }
 
@@ -141,6 +144,9 @@ type foldMessage struct {
 	role       []byte
 	content    []byte
 	stopReason []byte
+	id         []byte
+	model      []byte
+	usage      []byte
 }
 
 func (m *foldMessage) parse(raw []byte) bool {
@@ -157,6 +163,12 @@ func (m *foldMessage) set(k, v []byte) {
 		m.content = v
 	case "stop_reason":
 		m.stopReason = v
+	case "id":
+		m.id = v
+	case "model":
+		m.model = v
+	case "usage":
+		m.usage = v
 	}
 }
 
@@ -171,11 +183,14 @@ type foldBlock struct {
 	toolUseID []byte
 	content   []byte
 	isError   bool
+	source    []byte // an image's
 }
 
-func (bl *foldBlock) parse(raw []byte) bool {
+// next fills bl from the next block of a content array, walking it once;
+// a block that is not an object is skipped (object false).
+func (bl *foldBlock) next(arr *jsonscan.Array) (object, ok bool) {
 	*bl = foldBlock{}
-	return jsonscan.Members(raw, bl.set)
+	return arr.NextMembers(bl.set)
 }
 
 // set keeps one member: the fields of a content block the fold reads.
@@ -199,5 +214,7 @@ func (bl *foldBlock) set(k, v []byte) {
 		bl.content = v
 	case "is_error":
 		bl.isError = jsonscan.True(v)
+	case "source":
+		bl.source = v
 	}
 }

@@ -503,14 +503,26 @@ func Drawing(capture string) string {
 	return clikit.Unwrap(block)
 }
 
+// imageRE is how the box shows an attached image: "[Image #1]", the
+// next placeholder or the text following it after at most a space.
+var imageRE = regexp.MustCompile(`\[Image #\d+\] ?`)
+
+// Attached counts the images the box shows attached.
+func (b PromptBox) Attached() int { return len(imageRE.FindAllStringIndex(b.Text, -1)) }
+
 // Holds reports whether the box shows text as a terminal draws it
 // (clikit.BoxShows), or as the placeholder the TUI collapses a long paste
-// into (whose line count must agree).
+// into (whose line count must agree), the placeholders of attached
+// images aside.
 func (b PromptBox) Holds(text string) bool {
-	if clikit.BoxShows(b.Text, text) {
+	shown := imageRE.ReplaceAllString(b.Text, "")
+	if text == "" { // attachments alone: nothing else typed
+		return strings.TrimSpace(shown) == ""
+	}
+	if clikit.BoxShows(shown, text) || clikit.BoxShows(b.Text, text) {
 		return true
 	}
-	m := pastedRE.FindStringSubmatch(strings.TrimSpace(b.Text))
+	m := pastedRE.FindStringSubmatch(strings.TrimSpace(shown))
 	if m == nil {
 		return false
 	}

@@ -378,6 +378,16 @@ func TestParsePrompt(t *testing.T) {
 			})
 		}
 	}
+	t.Run("attached images", func(t *testing.T) {
+		// As 2.1.332 shows two pasted image paths and then pasted text.
+		box := PromptBox{Text: "[Image #1] [Image #2]what is in these?\nsecond line"}
+		if box.Attached() != 2 || !box.Holds("what is in these?\nsecond line") || box.Holds("what is in these?") || box.Empty() {
+			t.Errorf("box %q: attached %d, holds %v; want 2 images and the text", box.Text, box.Attached(), box.Holds("what is in these?\nsecond line"))
+		}
+		if alone := (PromptBox{Text: "[Image #1]"}); alone.Attached() != 1 || alone.Empty() || !alone.Holds("") {
+			t.Errorf("an image alone: attached %d, empty %v", alone.Attached(), alone.Empty())
+		}
+	})
 	t.Run("typed text before a collapsed paste", func(t *testing.T) {
 		box := PromptBox{Text: "first line[Pasted text #1 +19 lines]"}
 		if box.Holds(long) {

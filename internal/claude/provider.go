@@ -40,7 +40,8 @@ var modes = []conv.PermissionMode{
 func (Provider) Info() conv.ProviderInfo {
 	// Started without a prompt, the CLI waits at its input box for the
 	// first message (runs tests start such runs).
-	return conv.ProviderInfo{Name: Name, Label: "Claude Code", Modes: modes, DefaultMode: "auto", Resume: true, Attach: true, PromptOptional: true}
+	return conv.ProviderInfo{Name: Name, Label: "Claude Code", Modes: modes, DefaultMode: "auto", Resume: true, Attach: true, PromptOptional: true,
+		Attachments: true, SwitchModes: switchModes, Models: models}
 }
 
 // ResolveBin finds the claude binary: a path, or a name looked up in PATH
@@ -79,11 +80,18 @@ func (Provider) CheckStart(req conv.StartRequest, euid int) error {
 	return nil
 }
 
-// Prepare writes the run's hook settings (spooling into RunDir/spool),
-// seeds folder trust when asked, and returns the command line.
+// Prepare writes the run's settings (hooks spooling into RunDir/spool, a
+// rule letting the agent read the uploads folder, so an attached file
+// reads without a permission prompt), seeds folder trust when asked, and
+// returns the command line. A first prompt with images is typed by the
+// run's opening.
 func (Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, error) {
 	settings := filepath.Join(spec.RunDir, "settings.json")
-	if err := WriteHookSettings(settings, filepath.Join(spec.RunDir, "spool")); err != nil {
+	var readable []string
+	if spec.Uploads != "" {
+		readable = append(readable, spec.Uploads)
+	}
+	if err := WriteHookSettings(settings, filepath.Join(spec.RunDir, "spool"), readable...); err != nil {
 		return agent.Command{}, conv.Wrap(conv.EInternal, err, "write the run's hook settings")
 	}
 	if spec.SeedTrust {
@@ -92,9 +100,20 @@ func (Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, 
 		}
 	}
 	r := spec.Request
-	argv := SpawnArgv(SpawnOptions{Bin: spec.Bin, Settings: settings, Model: r.Model, PermissionMode: r.PermissionMode, Resume: r.Resume, Prompt: r.Prompt})
-	return agent.Command{Argv: argv}, nil
+	o := SpawnOptions{Bin: spec.Bin, Settings: settings, Model: r.Model, PermissionMode: r.PermissionMode, Resume: r.Resume, Prompt: r.Prompt}
+	var cmd agent.Command
+	if images := clikit.ImagePaths(r.Files); len(images) > 0 {
+		// No start flag takes an image: the opening pastes each path
+		// into the input box (an [Image #n] attachment), then the prompt.
+		o.Prompt = ""
+		cmd.Opening = agent.PromptSteps(readPrompt, images, r.Prompt)
+	}
+	cmd.Argv = SpawnArgv(o)
+	return cmd, nil
 }
+
+// readPrompt is ParsePrompt as an agent.PromptReader.
+func readPrompt(capture string) (agent.PromptBox, bool) { return ParsePrompt(capture) }
 
 // trustAll seeds folder trust for cwd under both its given and its
 // resolved path: the CLI keys projects by the directory it finds itself in.
@@ -118,7 +137,12 @@ func (Provider) OpenSide(runDir string) agent.Side {
 
 // NewDriver returns the driver of a CLI of the given version.
 func (Provider) NewDriver(cliVersion string) agent.Driver {
-	return driver{geom: PlanPicker(cliVersion)}
+	return driver{geom: PlanPicker(cliVersion), version: cliVersion}
+}
+
+// Commands lists the slash commands of version in cwd (see Commands).
+func (Provider) Commands(version, home, cwd string) []conv.Command {
+	return Commands(version, home, cwd)
 }
 
 // NewHistory returns the sessions under home/.claude/projects.
@@ -128,7 +152,8 @@ func (Provider) NewHistory(home string) agent.History {
 
 // driver acts on the TUI of one CLI version (agent.Driver).
 type driver struct {
-	geom PlanGeometry
+	geom    PlanGeometry
+	version string
 }
 
 func (d driver) Recipe(dlg *conv.Dialog, a conv.Answer, capture string) ([]agent.Step, error) {
@@ -247,6 +272,30 @@ func (driver) Prompt(capture string) (agent.PromptBox, bool) {
 }
 
 func (driver) InterruptKey() string { return "Escape" }
+
+func (driver) Menu(capture string) (string, bool) { return Menu(capture) }
+
+func (d driver) Literal(text string) (string, error) { return Literal(d.version, text) }
+
+// Settings are the mode the footer names; the screen does not show the
+// model.
+func (driver) Settings(capture string) conv.Settings {
+	return conv.Settings{Mode: footerMode(capture)}
+}
+
+func (driver) SwitchMode(mode, capture string) ([]agent.Move, error) {
+	return SwitchMode(mode, capture)
+}
+
+func (driver) SwitchModel(model, _ string) ([]agent.Move, error) {
+	return SwitchModel(model)
+}
+
+// ClearKeys: a first Escape on a box holding text shows "esc again to
+// clear", a second within a moment empties it, attached images included
+// (seen on 2.1.332; on an empty box two Escapes open the rewind picker,
+// hence only on a box that holds something).
+func (driver) ClearKeys() []string { return []string{"Escape", "Escape"} }
 
 // rewindRows is how many Up keys bring the cursor back to row 1 when
 // someone moved it at the terminal but changed nothing else: the screen

@@ -10,8 +10,8 @@ import (
 )
 
 // A recipe is how lab answers a dialog through the TUI: the named keys and
-// pastes to play into the pane, one at a time, with checkpoints between
-// them. A checkpoint (StepExpect) is a condition on the parsed pane that
+// pastes to play into the pane, in order, with checkpoints between them
+// (the keys between two go in one burst). A checkpoint (StepExpect) is a condition on the parsed pane that
 // must hold before the next step; the player polls the pane until it does
 // or gives up without sending anything more. Every key that changes state
 // (Space, a paste, Enter) is preceded by a checkpoint on the cursor row,

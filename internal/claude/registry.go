@@ -10,8 +10,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"lab/internal/clikit"
 )
 
 // RegistryEntry is one file of the CLI's live-session registry,
@@ -92,37 +93,4 @@ func ReadRegistry(home string) ([]RegistryEntry, error) {
 
 // Alive reports whether the entry's process still runs: the pid exists
 // and, where /proc tells, started when the entry says it did.
-func (e RegistryEntry) Alive() bool {
-	if e.PID <= 0 {
-		return false
-	}
-	if err := syscall.Kill(e.PID, 0); err != nil && !errors.Is(err, syscall.EPERM) {
-		return false
-	}
-	if e.ProcStart == "" {
-		return true
-	}
-	start, ok := registryProcStart(e.PID)
-	return !ok || start == e.ProcStart
-}
-
-// registryProcStart reads field 22 (starttime) of /proc/<pid>/stat.
-func registryProcStart(pid int) (string, bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return "", false
-	}
-	// The command name (field 2) is parenthesised and may hold spaces;
-	// count fields after its closing parenthesis.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return "", false
-	}
-	f := strings.Fields(s[i+1:])
-	// f[0] is field 3 (state), so field 22 is f[19].
-	if len(f) < 20 {
-		return "", false
-	}
-	return f[19], true
-}
+func (e RegistryEntry) Alive() bool { return clikit.Alive(e.PID, e.ProcStart) }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"lab/internal/clikit"
 )
 
 func writeRegistry(t *testing.T, home string, name, body string) {
@@ -19,7 +21,7 @@ func writeRegistry(t *testing.T, home string, name, body string) {
 func TestRegistryKeepsOnlyLiveOwners(t *testing.T) {
 	home := t.TempDir()
 	self := os.Getpid()
-	start, ok := registryProcStart(self)
+	start, ok := clikit.ProcStart(self)
 	if !ok {
 		t.Fatal("cannot read /proc/self/stat")
 	}

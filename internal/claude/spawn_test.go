@@ -1,10 +1,15 @@
 package claude
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"lab/internal/agent"
+	"lab/internal/conv"
 )
 
 func TestSpawnArgv(t *testing.T) {
@@ -86,5 +91,39 @@ func TestCLIVersionParsesAndCaches(t *testing.T) {
 	os.WriteFile(bad, []byte("#!/bin/sh\necho nothing here\n"), 0o755)
 	if _, err := CLIVersion(t.Context(), bad); err == nil {
 		t.Fatal("got no error for output without a version; want one")
+	}
+}
+
+// A first prompt with images is typed by the run's opening (no start flag
+// takes an image): the prompt leaves the command line. The run's settings
+// let the agent read the uploads folder.
+func TestProviderPrepareImages(t *testing.T) {
+	run, cwd := t.TempDir(), t.TempDir()
+	uploads := filepath.Join(run, "uploads")
+	files := []conv.Upload{{Path: uploads + "/0123456789abcdef-a.png", MediaType: "image/png"}, {Path: uploads + "/0123456789abcdee-n.txt", MediaType: "text/plain"}}
+	cmd, err := New().Prepare(context.Background(), agent.Launch{Bin: "/bin/claude", RunDir: run, Home: t.TempDir(), Cwd: cwd, Uploads: uploads,
+		Request: conv.StartRequest{Cwd: cwd, Prompt: "look at this", Files: files}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if argv := strings.Join(cmd.Argv, " "); strings.Contains(argv, "look at this") || strings.Contains(argv, "--add-dir") {
+		t.Fatalf("argv %s; want no prompt and no --add-dir (it stops the start with a trust screen)", argv)
+	}
+	var pasted []string
+	for _, s := range cmd.Opening {
+		if s.Kind == agent.StepPaste {
+			pasted = append(pasted, s.Text)
+		}
+	}
+	if !slices.Equal(pasted, []string{files[0].Path, "look at this"}) || !cmd.Opening[len(cmd.Opening)-1].Commit {
+		t.Fatalf("the opening pastes %q; want the image's path, then the prompt, then Enter", pasted)
+	}
+	b, err := os.ReadFile(filepath.Join(run, "settings.json"))
+	if err != nil || !strings.Contains(string(b), `"Read(/`+uploads+`/**)"`) {
+		t.Fatalf("settings %s (%v); want the uploads folder readable", b, err)
+	}
+	cmd, err = New().Prepare(context.Background(), agent.Launch{Bin: "/bin/claude", RunDir: t.TempDir(), Home: t.TempDir(), Cwd: cwd, Request: conv.StartRequest{Cwd: cwd, Prompt: "plain"}})
+	if err != nil || cmd.Opening != nil || !strings.HasSuffix(strings.Join(cmd.Argv, " "), "-- plain") {
+		t.Fatalf("a prompt without images: argv %q, opening %v, %v", cmd.Argv, cmd.Opening, err)
 	}
 }

@@ -1,9 +1,6 @@
 package claude
 
-import (
-	"strconv"
-	"strings"
-)
+import "lab/internal/clikit"
 
 // The CLI updates itself on operators' machines, so lab meets versions it
 // was never pinned to. Versions are sorted into three kinds here:
@@ -33,41 +30,6 @@ func VersionVerified(v string) bool {
 	return ok && lo >= 0 && hi <= 0
 }
 
-// CompareVersions compares two CLI versions numerically, part by part:
-// -1 when a is older than b, 0 when equal, 1 when newer. ok is false when
-// either is not of the form major.minor.patch (a trailing " (Claude Code)"
-// is allowed); the result is then 0.
-func CompareVersions(a, b string) (cmp int, ok bool) {
-	va, oka := versionParts(a)
-	vb, okb := versionParts(b)
-	if !oka || !okb {
-		return 0, false
-	}
-	for i := range va {
-		switch {
-		case va[i] < vb[i]:
-			return -1, true
-		case va[i] > vb[i]:
-			return 1, true
-		}
-	}
-	return 0, true
-}
-
-// versionParts reads "2.1.328" or "2.1.328 (Claude Code)".
-func versionParts(s string) ([3]int, bool) {
-	var v [3]int
-	s, _, _ = strings.Cut(strings.TrimSpace(s), " ")
-	parts := strings.Split(s, ".")
-	if len(parts) != len(v) {
-		return v, false
-	}
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 || p == "" || p[0] == '+' {
-			return v, false
-		}
-		v[i] = n
-	}
-	return v, true
-}
+// CompareVersions compares two CLI versions numerically (see
+// clikit.CompareVersions); "2.1.328 (Claude Code)" reads as 2.1.328.
+func CompareVersions(a, b string) (cmp int, ok bool) { return clikit.CompareVersions(a, b) }

@@ -13,6 +13,9 @@
 //	recipe.go    building a recipe's steps (each CLI says which keys act)
 //	spawn.go     the binary: finding it, asking its version (cached); argv
 //	             flags
+//	process.go   a CLI process lab did not start, from /proc: its command
+//	             line, environment, open files, start time, liveness, and
+//	             the tmux pane it runs in
 //	history.go   a session file's head: capped line reading, titles, the
 //	             per-file cache of what it says, the newest-first order,
 //	             a session's file by glob

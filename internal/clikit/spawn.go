@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"lab/internal/conv"
 )
 
 // ResolveBin finds a CLI's binary: bin, or name when bin is empty. A path
@@ -110,3 +112,15 @@ func Flag(argv []string, name, value string) []string {
 // PromptArg appends the first prompt, when set, after "--", so a prompt
 // starting with "-" is never taken for a flag.
 func PromptArg(argv []string, prompt string) []string { return Flag(argv, "--", prompt) }
+
+// ImagePaths are the paths of the uploads that are images, in order: what
+// a CLI takes as image content with the first prompt.
+func ImagePaths(files []conv.Upload) []string {
+	var out []string
+	for _, f := range files {
+		if f.Image() {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}

@@ -10,8 +10,12 @@
 package clitest
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,13 +157,41 @@ func Has(subs ...string) func(s string) bool {
 	}
 }
 
-// WriteText writes s to path, ending it with a newline.
+// WriteText writes s to path, ending it with a newline, making its
+// folder when missing.
 func WriteText(t testing.TB, path, s string) {
 	t.Helper()
 	if !strings.HasSuffix(s, "\n") {
 		s += "\n"
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Uploads writes a gray PNG per size into a fresh uploads folder, named
+// as lab names uploads ("<16 hex>-shot.png"), and returns their paths:
+// images to attach by path.
+func Uploads(t testing.TB, sizes ...[2]int) []string {
+	t.Helper()
+	dir := filepath.Join(ShortTempDir(t, "labup"), "uploads")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for i, size := range sizes {
+		var b bytes.Buffer
+		if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, size[0], size[1]))); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, fmt.Sprintf("%016x-shot.png", i))
+		if err := os.WriteFile(p, b.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
 }

@@ -5,7 +5,9 @@
 // conversational state), and holds the rest of what lab must know about the
 // CLI: hook flags and their spool, the screens it draws (questions, plan
 // approval, tool approvals) and the keys that answer them, spawn arguments,
-// CODEX_HOME seeding and history discovery. Its parts have the same file
+// CODEX_HOME seeding, history discovery, and the Codex processes lab did
+// not start (attach.go, external.go: found in /proc, as Codex keeps no
+// registry of them). Its parts have the same file
 // names and shapes as package claude's, so the two adapters read alike.
 //
 // The fold (fold*.go, line_decode.go, outcome.go, state.go, on

@@ -21,11 +21,18 @@ type Fold struct {
 	foldkit.Input  // rollout bytes -> complete lines
 	foldkit.Stream // the chat stream and its state
 
-	qids map[int][]string // question dialog index -> its questions' ids
-	mode string           // collaboration mode of the current turn ("default", "plan")
+	qids    map[int][]string // question dialog index -> its questions' ids
+	mode    string           // collaboration mode of the current turn ("default", "plan")
+	sandbox string           // the sandbox mode the rollout last recorded
 
-	ln rolloutLine // scratch, reused across lines
-	it payloadItem
+	// meter adds up the usage the token counts report (fold_usage.go);
+	// counts is how many there were.
+	meter  foldkit.Meter
+	counts int
+
+	ln  rolloutLine // scratch, reused across lines
+	it  payloadItem
+	raw []byte // the line being folded (scratch): where its parts lie
 }
 
 // NewFold returns an empty fold.
@@ -46,4 +53,9 @@ func (f *Fold) ReadFrom(r io.Reader) (int64, error) { return f.FeedFrom(r, foldP
 
 // line folds one complete line that is not blank and that the peek did not
 // skip, reporting false when it is malformed.
-func (f *Fold) line(b []byte) bool { return f.ln.parse(b) && f.apply(&f.ln) }
+func (f *Fold) line(b []byte) bool {
+	f.raw = b
+	ok := f.ln.parse(b) && f.apply(&f.ln)
+	f.raw = nil
+	return ok
+}

@@ -16,6 +16,17 @@ func (f *Fold) apply(ln *rolloutLine) bool {
 	if !it.parse(ln.payload) {
 		return false
 	}
+	// The meter's records come first: they need no timestamp (decoding
+	// one costs an allocation a line).
+	switch {
+	case string(ln.typ) == `"turn_context"`:
+		f.meter.SetModelRaw(it.model)
+		f.applySettings(it)
+		return true
+	case string(ln.typ) == `"event_msg"` && string(it.typ) == `"token_count"`:
+		f.meterCount(it.info)
+		return true
+	}
 	t := foldkit.Timestamp(ln.timestamp)
 	switch string(ln.typ) {
 	case `"session_meta"`:
@@ -67,8 +78,8 @@ func (f *Fold) applyMessage(it *payloadItem, t time.Time) bool {
 	// instructions run to tens of kilobytes a turn.
 	switch string(it.role) {
 	case `"user"`:
-		if text := messageText(it.content); isPrompt(it.metadata, text) {
-			f.userPrompt(text, t)
+		if text, images := f.userContent(it.content); isPrompt(it.metadata, text, len(images) > 0) {
+			f.userPrompt(text, images, t)
 		}
 	case `"assistant"`:
 		f.assistantText(jsonscan.Str(it.id), messageText(it.content), t)
@@ -100,17 +111,20 @@ func messageText(content []byte) string {
 // context it injects); without that metadata (older rollouts) a message
 // that is one tagged block (<environment_context>…</environment_context>,
 // <turn_aborted>…) or the AGENTS.md preamble is injected context.
-func isPrompt(metadata []byte, text string) bool {
+func isPrompt(metadata []byte, text string, images bool) bool {
 	if meta := jsonscan.Member(metadata, "content_item_metadata"); meta != nil {
 		arr := jsonscan.ArrayAt(meta)
 		for el, ok := arr.Next(); ok; el, ok = arr.Next() {
 			if jsonscan.Str(jsonscan.Member(jsonscan.Member(el, "provenance"), "type")) == "user" {
-				return strings.TrimSpace(text) != ""
+				return images || strings.TrimSpace(text) != ""
 			}
 		}
 		return false
 	}
 	s := strings.TrimSpace(text)
+	if images && !injectedBlock(s) {
+		return true
+	}
 	if s == "" || strings.HasPrefix(s, "# AGENTS.md instructions") {
 		return false
 	}
@@ -139,10 +153,14 @@ func injectedBlock(s string) bool {
 // still open in the fold's view is gone: a question was dismissed; a plan
 // was approved (the turn runs in default mode) or kept for more planning,
 // and then the prompt is the feedback.
-func (f *Fold) userPrompt(s string, t time.Time) {
+func (f *Fold) userPrompt(s string, images []conv.AttachedFile, t time.Time) {
+	s, atts := foldkit.UserText(s, images, imageRE)
+	if strings.TrimSpace(s) == "" {
+		s = ""
+	}
 	f.settlePlans(s, t)
 	f.dismissPending(t)
-	f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: s})
+	f.Push(conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Time: t, Text: s, Attachments: atts})
 	f.SetTail(conv.StateWorking)
 }
 
@@ -171,7 +189,14 @@ func (f *Fold) applyEvent(it *payloadItem, t time.Time) {
 	switch string(it.typ) {
 	case `"task_started"`:
 		f.mode = jsonscan.Str(it.mode)
+		f.meter.SetWindow(jsonscan.Int(it.window))
+		f.noteMode()
 		f.SetTail(conv.StateWorking)
+	case `"thread_settings_applied"`:
+		var ts payloadItem
+		if ts.parse(it.settings) {
+			f.applySettings(&ts)
+		}
 	case `"task_complete"`:
 		f.SetTail(conv.StateNeedsInput)
 	case `"turn_aborted"`:
@@ -202,6 +227,41 @@ func (f *Fold) applyEvent(it *payloadItem, t time.Time) {
 		}
 		f.PushLifecycle(conv.LevelInfo, text, t)
 	}
+}
+
+// profileSandboxes maps the permission profiles "/permissions" applies
+// (thread_settings_applied's active_permission_profile) to the sandbox
+// modes of lab's start flag.
+var profileSandboxes = map[string]string{
+	":read-only":          SandboxReadOnly,
+	":workspace":          SandboxWorkspaceWrite,
+	":danger-full-access": SandboxFullAccess,
+}
+
+// applySettings reads what a turn_context or a settings change says the
+// CLI uses now: the model, the sandbox (a policy's type, or the profile a
+// change applied) and the collaboration mode.
+func (f *Fold) applySettings(it *payloadItem) {
+	f.SetModel(jsonscan.Str(it.model))
+	if m := jsonscan.Str(jsonscan.Member(it.collabMode, "mode")); m != "" {
+		f.mode = m
+	}
+	if p := profileSandboxes[jsonscan.Str(jsonscan.Member(it.profile, "id"))]; p != "" {
+		f.sandbox = p
+	} else if typ := jsonscan.Str(jsonscan.Member(it.sandboxPolicy, "type")); ValidSandbox(typ) {
+		f.sandbox = typ
+	}
+	f.noteMode()
+}
+
+// noteMode records the mode lab calls the run's: Plan mode, else the
+// sandbox.
+func (f *Fold) noteMode() {
+	if f.mode == ModePlan {
+		f.SetMode(ModePlan)
+		return
+	}
+	f.SetMode(f.sandbox)
 }
 
 // compactedNote is the lifecycle text of a compaction.

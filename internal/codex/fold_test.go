@@ -80,11 +80,11 @@ func TestFoldPromptsAreToldFromInjectedContext(t *testing.T) {
 		// when the CLI says the user typed it.
 		fxUser(t, "<note>typed by me</note>", nil),
 		fxLine(t, "response_item", fxObj{"type": "message", "role": "user", "content": []any{
-			fxObj{"type": "input_text", "text": "look"}, fxObj{"type": "input_image", "image_url": "data:…"}},
+			fxObj{"type": "input_text", "text": "look"}, fxObj{"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo="}},
 			"internal_chat_message_metadata_passthrough": fxMeta(t, "user")}),
 	)
 	got := messages(f)
-	if len(got) != 2 || got[0].Text != "<note>typed by me</note>" || got[1].Text != "look\n\n[image]" {
+	if len(got) != 2 || got[0].Text != "<note>typed by me</note>" || got[1].Text != "look" || len(got[1].Attachments) != 1 {
 		t.Fatalf("got %+v; want the two typed prompts only", got)
 	}
 	if f.State() != conv.StateWorking {
@@ -266,8 +266,12 @@ func TestFoldPeek(t *testing.T) {
 		want foldkit.Verdict
 	}{
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"world_state","payload":{}}`, foldkit.PeekSkip},
-		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"turn_context","payload":{}}`, foldkit.PeekSkip},
-		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"token_count"}}`, foldkit.PeekSkip},
+		// Read for the settings and the usage meter: the model, the
+		// sandbox, the token counts.
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"turn_context","payload":{}}`, foldkit.PeekFull},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"thread_settings_applied"}}`, foldkit.PeekFull},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"token_count"}}`, foldkit.PeekFull},
+		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"token_usage_record","payload":{}}`, foldkit.PeekSkip},
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"item_completed"}}`, foldkit.PeekSkip},
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"event_msg","payload":{"type":"task_complete"}}`, foldkit.PeekFull},
 		{`{"timestamp":"2026-12-01T10:00:00Z","ordinal":3,"type":"response_item","payload":{}}`, foldkit.PeekFull},

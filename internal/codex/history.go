@@ -148,8 +148,10 @@ func scanHead(r io.Reader) head {
 			case l.Type == "turn_context" && h.cwd == "":
 				h.cwd = p.Cwd
 			case l.Type == "response_item" && p.Type == "message" && p.Role == "user" && h.title == "":
-				if text := messageText(p.Content); isPrompt(p.Metadata, text) {
-					h.title = clikit.Title(text)
+				images := false
+				text := userParts(p.Content, func(string, []byte) { images = true })
+				if isPrompt(p.Metadata, text, images) {
+					h.title = clikit.Title(imageRE.ReplaceAllString(text, ""))
 				}
 			}
 		}

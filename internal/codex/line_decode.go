@@ -49,12 +49,12 @@ func foldPeek(b []byte) foldkit.Verdict {
 			return st.verdict()
 		}
 		switch typ {
-		case "response_item", "session_meta", "compacted":
+		case "response_item", "session_meta", "compacted", "turn_context":
 			return foldkit.PeekFull
 		case "event_msg":
 			return peekEvent(b, j)
 		}
-		return foldkit.PeekSkip // world_state, turn_context, token_usage_record, retained_context, …
+		return foldkit.PeekSkip // world_state, token_usage_record, retained_context, …
 	}
 	return foldkit.PeekFull
 }
@@ -92,12 +92,14 @@ func peekEvent(b []byte, i int) foldkit.Verdict {
 	return foldkit.PeekSkip
 }
 
-// foldShownEvent reports whether an event_msg type moves the chat or its
-// state; the rest (token counts, settings, the UI's item events, older
-// versions' copies of the messages) is bookkeeping.
+// foldShownEvent reports whether an event_msg type moves the chat, its
+// state, its settings (the model and permissions a change applied) or the
+// usage meter; the rest (the UI's item events, older versions' copies of
+// the messages) is bookkeeping.
 func foldShownEvent(ev string) bool {
 	switch ev {
-	case "task_started", "task_complete", "turn_aborted", "error", "warning", "stream_error", "context_compacted", "thread_rolled_back":
+	case "task_started", "task_complete", "turn_aborted", "error", "warning", "stream_error", "context_compacted", "thread_rolled_back",
+		"thread_settings_applied", "token_count":
 		return true
 	}
 	return false
@@ -240,6 +242,15 @@ type payloadItem struct {
 	message   []byte // error, warning, compacted
 	mode      []byte // task_started: collaboration_mode_kind
 	numTurns  []byte // thread_rolled_back
+	settings  []byte // thread_settings_applied: thread_settings
+	window    []byte // task_started: model_context_window
+	info      []byte // token_count
+	// turn_context (and inside thread_settings): the model, the sandbox
+	// policy, the collaboration mode and the active permission profile.
+	model         []byte
+	sandboxPolicy []byte
+	collabMode    []byte
+	profile       []byte
 }
 
 func (it *payloadItem) parse(raw []byte) bool {
@@ -285,5 +296,19 @@ func (it *payloadItem) set(k, v []byte) {
 		it.mode = v
 	case "num_turns":
 		it.numTurns = v
+	case "thread_settings":
+		it.settings = v
+	case "model":
+		it.model = v
+	case "sandbox_policy":
+		it.sandboxPolicy = v
+	case "collaboration_mode":
+		it.collabMode = v
+	case "active_permission_profile":
+		it.profile = v
+	case "model_context_window":
+		it.window = v
+	case "info":
+		it.info = v
 	}
 }

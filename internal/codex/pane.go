@@ -329,7 +329,7 @@ var pastedRE = regexp.MustCompile(`^\[Pasted Content (\d+) chars\]$`)
 // the focus) or no box at all. The box is the last line that starts with
 // the › prompt at the left edge (the chat above echoes prompts indented or
 // as history, pickers number their rows), with the lines that continue it
-// up to the blank line above the status line.
+// (blank ones among them) up to the blank line above the status line.
 func ParsePrompt(capture string) (PromptBox, bool) {
 	if ParseScreen(capture).Kind != ScreenNone {
 		return PromptBox{}, false
@@ -345,21 +345,21 @@ func ParsePrompt(capture string) (PromptBox, bool) {
 	if start < 0 {
 		return PromptBox{}, false
 	}
-	// Below the box: a blank line, then the status line (model, folder).
-	// The box itself may have blank lines (a line break just typed, or
-	// its text being deleted line by line).
-	end := -1
-	for k := start + 2; k < len(lines); k++ {
-		if strings.Contains(lines[k], " · ") && strings.TrimSpace(lines[k-1]) == "" {
-			end = k - 1
+	// Below the box: a blank line, then the status line (model, folder),
+	// the last line so placed; the box may hold blank lines of its own.
+	status := -1
+	for k := len(lines) - 1; k > start+1; k-- {
+		if strings.TrimSpace(lines[k-1]) == "" && strings.Contains(lines[k], " · ") {
+			status = k
 			break
 		}
-		if t := lines[k]; strings.TrimSpace(t) != "" && !strings.HasPrefix(t, "  ") {
-			break // not a continuation of the box
-		}
 	}
-	if end < 0 {
+	if status < 0 {
 		return PromptBox{}, false
+	}
+	end := status - 1
+	for end > start+1 && strings.TrimSpace(lines[end-1]) == "" {
+		end--
 	}
 	text := []string{strings.TrimPrefix(strings.TrimPrefix(lines[start], cursorGlyph), " ")}
 	for k := start + 1; k < end; k++ {
@@ -374,14 +374,22 @@ func ParsePrompt(capture string) (PromptBox, bool) {
 	return PromptBox{Text: t}, true
 }
 
+// Attached counts the images the box shows attached.
+func (b PromptBox) Attached() int { return len(imageRE.FindAllStringIndex(b.Text, -1)) }
+
 // Holds reports whether the box shows text as a terminal draws it
 // (clikit.BoxShows), or as the placeholder the TUI collapses a long paste
-// into (whose size must agree).
+// into (whose size must agree), the placeholders of attached images
+// aside.
 func (b PromptBox) Holds(text string) bool {
-	if clikit.BoxShows(b.Text, text) {
+	shown := imageRE.ReplaceAllString(b.Text, "")
+	if text == "" { // attachments alone: nothing else typed
+		return strings.TrimSpace(shown) == ""
+	}
+	if clikit.BoxShows(shown, text) || clikit.BoxShows(b.Text, text) {
 		return true
 	}
-	m := pastedRE.FindStringSubmatch(strings.TrimSpace(b.Text))
+	m := pastedRE.FindStringSubmatch(strings.TrimSpace(shown))
 	if m == nil {
 		return false
 	}

@@ -21,6 +21,9 @@ func TestParsePrompt(t *testing.T) {
 		{"typed", history + "› fix the tests\n" + statusLines, true, "fix the tests", false},
 		{"multi-line", history + "› line one\n  line two\n  line three\n" + statusLines, true, "line one\nline two\nline three", false},
 		{"collapsed paste", history + "› [Pasted Content 1500 chars]\n" + statusLines, true, "[Pasted Content 1500 chars]", false},
+		{"a blank line inside", history + "› read this\n\n  [Attached file: /u/notes.txt]\n" + statusLines, true, "read this\n\n[Attached file: /u/notes.txt]", false},
+		{"images attached", history + "› [Image #1] [Image #2] look\n" + statusLines, true, "[Image #1] [Image #2] look", false},
+		{"an image alone", history + "› [Image #1]\n" + statusLines, true, "[Image #1]", false},
 		{"busy, queueing", history + "› typed while busy\n\n  gpt-5.5 default · /tmp/lab/work\n  tab to queue message", true, "typed while busy", false},
 		{"no status line", history + "› something\n", false, "", false},
 		{"nothing", "", false, "", false},
@@ -56,6 +59,10 @@ func TestPromptBoxHolds(t *testing.T) {
 		{"fix the tests", "fix the test", false},
 		{"[Pasted Content 1500 chars]", long, true},
 		{"[Pasted Content 1499 chars]", long, false},
+		{"[Image #1] [Image #2] look", "look", true}, // attachments aside
+		{"[Image #1] [Image #2]", "", true},
+		{"[Image #1] look", "[Image #1] look", true}, // typed as text
+		{"[Image #1] look", "[Image #2] look", false},
 	}
 	for _, c := range cases {
 		if got := (PromptBox{Text: c.box}).Holds(c.text); got != c.want {

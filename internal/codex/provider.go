@@ -45,7 +45,8 @@ var modes = []conv.PermissionMode{
 // test drives a Codex run started without a prompt, so the new-run form
 // asks for one (the API still takes an empty prompt).
 func (Provider) Info() conv.ProviderInfo {
-	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true}
+	return conv.ProviderInfo{Name: Name, Label: "Codex", Modes: modes, DefaultMode: SandboxWorkspaceWrite, Resume: true, Attach: true,
+		Attachments: true, SwitchModes: switchModes, Models: models}
 }
 
 // ResolveBin finds the codex binary: a path, or a name looked up in PATH
@@ -81,9 +82,11 @@ func (Provider) CheckStart(req conv.StartRequest, euid int) error {
 
 // Prepare makes the run's spool folder and returns the command line: the
 // hooks as session flags spooling into RunDir/spool, the folder trusted
-// for this process when asked, the sandbox and approval policy. Nothing is
-// written into the operator's CODEX_HOME. A run in Plan mode gets its
-// prompt typed by its opening, after the mode switch.
+// for this process when asked, the sandbox and approval policy, and the
+// first prompt's images (--image). Nothing is written into the operator's
+// CODEX_HOME. A run in Plan mode gets its prompt typed by its opening,
+// after the mode switch, its images attached by pasting their paths. The
+// sandbox lets the agent read the uploads folder in every mode.
 func (p Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command, error) {
 	spool := filepath.Join(spec.RunDir, "spool")
 	if err := os.MkdirAll(spool, 0o700); err != nil {
@@ -94,11 +97,12 @@ func (p Provider) Prepare(ctx context.Context, spec agent.Launch) (agent.Command
 		return agent.Command{}, conv.Wrap(conv.EInternal, err, "the run's hook flags")
 	}
 	r := spec.Request
-	o := SpawnOptions{Bin: spec.Bin, Sandbox: r.PermissionMode, Model: r.Model, Hooks: hooks, Config: p.Config, ResumeID: r.Resume, Prompt: r.Prompt}
+	images := clikit.ImagePaths(r.Files)
+	o := SpawnOptions{Bin: spec.Bin, Sandbox: r.PermissionMode, Model: r.Model, Hooks: hooks, Config: p.Config, ResumeID: r.Resume, Prompt: r.Prompt, Images: images}
 	var cmd agent.Command
 	if r.PermissionMode == ModePlan {
-		o.Sandbox, o.Prompt = SandboxWorkspaceWrite, ""
-		cmd.Opening = planOpening(r.Prompt)
+		o.Sandbox, o.Prompt, o.Images = SandboxWorkspaceWrite, "", nil
+		cmd.Opening = planOpening(r.Prompt, images)
 	}
 	if spec.SeedTrust {
 		o.Trust = []string{spec.Cwd}
@@ -128,6 +132,10 @@ func (Provider) OpenSide(runDir string) agent.Side {
 // NewDriver returns the driver of the TUI. Recipes read the rows off the
 // pane, so one driver serves every version whose labels lab knows.
 func (Provider) NewDriver(cliVersion string) agent.Driver { return driver{} }
+
+// Commands lists the built-in slash commands of version; 0.171.0 reads no
+// custom ones (see commands.go), so home and cwd add nothing.
+func (Provider) Commands(version, _, _ string) []conv.Command { return Commands(version) }
 
 // NewHistory returns the sessions under the provider's CODEX_HOME, else
 // under home/.codex.
@@ -211,7 +219,12 @@ const busyHint = "esc to interrupt"
 // anything else above it counts as busy: the rollout records every turn's
 // end, so a busy guess never hides an idle CLI for long, while an idle
 // guess mid-turn would.
-var idleMarks = []string{"Worked for ", "■ Conversation interrupted", "To get started", "/review", ">_ OpenAI Codex"}
+//
+// A slash command that does not start a turn leaves its note there
+// instead: the ones lab sends (steer.go) and the refusals they may get.
+var idleMarks = []string{"Worked for ", "■ Conversation interrupted", "To get started", "/review", ">_ OpenAI Codex",
+	"• Model changed to ", "• Permission selection requested: ", "• Service tier set to ", "■ Model '",
+	"■ Unknown permission profile", "• Unrecognized command", "■ Could not generate"}
 
 // Look says what the pane shows, for the live overlay.
 func (driver) Look(capture string) agent.Look {
@@ -322,6 +335,24 @@ func (driver) Prompt(capture string) (agent.PromptBox, bool) {
 // InterruptKey stops a turn; on a question or approval picker it declines
 // (the turn is interrupted either way).
 func (driver) InterruptKey() string { return "Escape" }
+
+func (driver) Menu(capture string) (string, bool) { return Menu(capture) }
+
+func (driver) Literal(text string) (string, error) { return Literal(text), nil }
+
+func (driver) Settings(capture string) conv.Settings { return Settings(capture) }
+
+func (driver) SwitchMode(mode, capture string) ([]agent.Move, error) {
+	return SwitchMode(mode, capture)
+}
+
+func (driver) SwitchModel(model, _ string) ([]agent.Move, error) {
+	return SwitchModel(model)
+}
+
+// ClearKeys: ctrl+c on a box holding text or images empties it (on an
+// empty box it would offer to quit, hence only then; seen on 0.171.0).
+func (driver) ClearKeys() []string { return []string{"C-c"} }
 
 // Read returns what the spool says in the provider-neutral shape
 // (agent.Side): the current session, the questions and the approval prompt

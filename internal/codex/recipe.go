@@ -10,8 +10,8 @@ import (
 )
 
 // A recipe is how lab answers a dialog through the TUI: the named keys and
-// pastes to play into the pane, one at a time, with checkpoints between
-// them (see agent.Step). Every key that changes state (Tab into the notes,
+// pastes to play into the pane, in order, with checkpoints between them
+// (see agent.Step; the keys between two go in one burst). Every key that changes state (Tab into the notes,
 // a paste, Enter) is preceded by a checkpoint on the cursor row, so the
 // committing key is never pressed blind.
 //

@@ -51,6 +51,7 @@ type SpawnOptions struct {
 	Config   []string // more -c overrides (key=value), optional
 	ResumeID string   // resume this session instead of starting one
 	Prompt   string   // the first prompt, optional
+	Images   []string // images attached to the first prompt (--image), optional
 }
 
 // SpawnArgv is the command line for o. The prompt goes after "--" so a
@@ -70,6 +71,7 @@ func SpawnArgv(o SpawnOptions) []string {
 	}
 	argv = append(argv, "--sandbox", sandbox, "--ask-for-approval", ApprovalOnRequest)
 	argv = clikit.Flag(argv, "--model", o.Model)
+	argv = clikit.Flag(argv, "--image", strings.Join(o.Images, ","))
 	argv = clikit.Flag(argv, "resume", o.ResumeID) // a subcommand, and its session
 	return clikit.PromptArg(argv, o.Prompt)
 }

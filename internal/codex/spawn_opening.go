@@ -19,41 +19,25 @@ const ModePlan = "plan"
 const planFooter = "Plan mode"
 
 // planOpening returns the steps that switch a CLI that has just started to
-// Plan mode and submit prompt ("" for none). The TUI drops a shift+tab sent
-// in the first instants after its box appears, and a second press would
-// cycle back, so the key is sent again only while the footer does not say
-// Plan mode (agent.Step.Until).
-func planOpening(prompt string) []agent.Step {
+// Plan mode and submit prompt ("" for none) with images attached (paths
+// pasted, as mid-session: no start flag takes them here). The TUI drops a
+// shift+tab sent in the first instants after its box appears, and a
+// second press would cycle back, so the key is sent again only while the
+// footer does not say Plan mode (agent.Step.Until).
+func planOpening(prompt string, images []string) []agent.Step {
 	steps := []agent.Step{
-		{Kind: agent.StepExpect, Check: promptReady{}},
+		{Kind: agent.StepExpect, Check: agent.BoxEmpty{Read: readPrompt}},
 		{Kind: agent.StepKey, Key: "BTab", Acts: true, Until: planModeShown{}},
 	}
-	if prompt == "" {
+	if prompt == "" && len(images) == 0 {
 		return steps
 	}
-	return append(steps,
-		agent.Step{Kind: agent.StepExpect, Check: planModeShown{}},
-		agent.Step{Kind: agent.StepPaste, Text: prompt, Acts: true},
-		agent.Step{Kind: agent.StepExpect, Check: promptHolds{prompt}},
-		agent.Step{Kind: agent.StepKey, Key: "Enter", Acts: true, Commit: true, Until: promptSubmitted{prompt}},
-	)
+	steps = append(steps, agent.Step{Kind: agent.StepExpect, Check: planModeShown{}})
+	return append(steps, agent.PromptSteps(readPrompt, images, prompt)...)
 }
 
-// promptReady passes when the input box shows and holds nothing.
-type promptReady struct{}
-
-func (promptReady) Match(capture string) (string, error) {
-	b, ok := ParsePrompt(capture)
-	if !ok {
-		return "", fmt.Errorf("no input box on the pane")
-	}
-	if !b.Empty() {
-		return "prompt", fmt.Errorf("the input box holds %q", b.Text)
-	}
-	return "prompt", nil
-}
-
-func (promptReady) What() string { return "an empty input box" }
+// readPrompt is ParsePrompt as an agent.PromptReader.
+func readPrompt(capture string) (agent.PromptBox, bool) { return ParsePrompt(capture) }
 
 // planModeShown passes when the input box shows with Plan mode on.
 type planModeShown struct{}
@@ -69,31 +53,3 @@ func (planModeShown) Match(capture string) (string, error) {
 }
 
 func (planModeShown) What() string { return "Plan mode in the footer" }
-
-// promptHolds passes when the input box shows exactly text.
-type promptHolds struct{ text string }
-
-func (c promptHolds) Match(capture string) (string, error) {
-	b, ok := ParsePrompt(capture)
-	if !ok {
-		return "", fmt.Errorf("no input box on the pane")
-	}
-	if !b.Holds(c.text) {
-		return "prompt", fmt.Errorf("the input box shows %q", b.Text)
-	}
-	return "prompt", nil
-}
-
-func (promptHolds) What() string { return "the input box holding the prompt" }
-
-// promptSubmitted passes once the input box no longer holds text.
-type promptSubmitted struct{ text string }
-
-func (c promptSubmitted) Match(capture string) (string, error) {
-	if b, ok := ParsePrompt(capture); ok && b.Holds(c.text) {
-		return "prompt", fmt.Errorf("the input box still holds the prompt")
-	}
-	return "prompt", nil
-}
-
-func (promptSubmitted) What() string { return "the prompt submitted" }

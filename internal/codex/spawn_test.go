@@ -157,3 +157,27 @@ func TestVersionVerified(t *testing.T) {
 		}
 	}
 }
+
+// A first prompt's images go on the command line (--image); its other
+// files are already named in the prompt by the run layer.
+func TestProviderPrepareImages(t *testing.T) {
+	cwd := t.TempDir()
+	files := []conv.Upload{
+		{Path: "/s/u/0123456789abcdef-a.png", MediaType: "image/png"},
+		{Path: "/s/u/0123456789abcdee-notes.txt", MediaType: "text/plain"},
+		{Path: "/s/u/0123456789abcded-b.jpg", MediaType: "image/jpeg"},
+	}
+	cmd, err := New("").Prepare(context.Background(), agent.Launch{Bin: "/bin/codex", RunDir: t.TempDir(), Cwd: cwd,
+		Request: conv.StartRequest{Cwd: cwd, Prompt: "look", Files: files}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if argv := strings.Join(cmd.Argv, " "); !strings.Contains(argv, "--image /s/u/0123456789abcdef-a.png,/s/u/0123456789abcded-b.jpg -- look") || cmd.Opening != nil {
+		t.Fatalf("argv %s, opening %v; want both images on --image before the prompt", argv, cmd.Opening)
+	}
+	cmd, err = New("").Prepare(context.Background(), agent.Launch{Bin: "/bin/codex", RunDir: t.TempDir(), Cwd: cwd,
+		Request: conv.StartRequest{Cwd: cwd, Prompt: "look", PermissionMode: ModePlan, Files: files}})
+	if err != nil || strings.Contains(strings.Join(cmd.Argv, " "), "--image") || len(cmd.Opening) == 0 {
+		t.Fatalf("plan mode: argv %q, %d steps, %v; want the images pasted by the opening", cmd.Argv, len(cmd.Opening), err)
+	}
+}

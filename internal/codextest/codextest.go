@@ -165,13 +165,21 @@ const PickerGrace = 300 * time.Millisecond
 
 // Play plays a recipe into target the way lab's chat does: it polls each
 // checkpoint until the pane passes it (failing the test after timeout),
-// waits out the picker grace before keys that act, and sends one key per
-// call with KeyPause after each. It stops after the committing key.
+// waits out the picker grace (counted from the checkpoint that first saw
+// the screen: nothing here saw the picker before the answer) before keys
+// that act, and sends the keys between two checkpoints in one call, the
+// committing key alone. It stops after the committing key.
 func (r *Rig) Play(target string, steps []agent.Step, timeout time.Duration) {
 	r.t.Helper()
 	seen := map[string]time.Time{}
 	var current string
-	for i, s := range steps {
+	grace := func(acts bool) {
+		if wait := PickerGrace - time.Since(seen[current]); acts && wait > 0 {
+			time.Sleep(wait)
+		}
+	}
+	for i := 0; i < len(steps); {
+		s := steps[i]
 		switch s.Kind {
 		case agent.StepExpect:
 			var lastErr error
@@ -191,20 +199,31 @@ func (r *Rig) Play(target string, steps []agent.Step, timeout time.Duration) {
 				}
 				time.Sleep(50 * time.Millisecond)
 			}
-		case agent.StepKey, agent.StepPaste:
-			if s.Acts {
-				if wait := PickerGrace - time.Since(seen[current]); wait > 0 {
-					time.Sleep(wait)
-				}
+			i++
+		case agent.StepPaste:
+			grace(s.Acts)
+			if err := r.Tmux.Paste(context.Background(), target, s.Text); err != nil {
+				r.t.Fatalf("codextest: paste: %v", err)
 			}
-			if s.Kind == agent.StepPaste {
-				r.Paste(target, s.Text)
-			} else {
-				r.Keys(target, s.Key)
+			i++
+		default:
+			n, acts := 1, s.Acts
+			for !s.Commit && i+n < len(steps) && steps[i+n].Kind == agent.StepKey && !steps[i+n].Commit {
+				acts = acts || steps[i+n].Acts
+				n++
+			}
+			keys := make([]string, n)
+			for k := range keys {
+				keys[k] = steps[i+k].Key
+			}
+			grace(acts)
+			if err := r.Tmux.SendKeys(context.Background(), target, keys...); err != nil {
+				r.t.Fatalf("codextest: keys %v: %v", keys, err)
 			}
 			if s.Commit {
 				return
 			}
+			i += n
 		}
 	}
 	r.t.Fatalf("codextest: recipe has no committing key")

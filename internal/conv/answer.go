@@ -43,6 +43,12 @@ type Page struct {
 	// Partials are lab's own copies of words a CLI drew but never
 	// recorded, placed after the window's messages they follow.
 	Partials []Partial `json:"partials,omitempty"`
+	// Settings are the permission mode and model a live run uses now;
+	// nil when neither is known (and for history).
+	Settings *Settings `json:"settings,omitempty"`
+	// Usage is what the conversation used of its model, nil until the
+	// CLI recorded any.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // LiveText is the agent's words a working run's CLI is drawing, read off
@@ -75,4 +81,7 @@ type Progress struct {
 	Since   time.Time  `json:"since"`
 	Tool    *ToolCall  `json:"tool,omitempty"`
 	Warning *Lifecycle `json:"warning,omitempty"`
+	// Command is the slash command the CLI works on ("/compact"), when
+	// lab sent one and the work is its.
+	Command string `json:"command,omitempty"`
 }

@@ -32,15 +32,17 @@ const (
 // whenever the message's visible content changes (a tool gets its result, a
 // dialog gets its outcome), so a client can tell a back-patch from a repeat.
 type Message struct {
-	Seq         int        `json:"seq"`
-	Kind        Kind       `json:"kind"`
-	Role        Role       `json:"role,omitempty"`
-	Time        time.Time  `json:"time,omitzero"`
-	Text        string     `json:"text,omitempty"`
-	Tool        *ToolCall  `json:"tool,omitempty"`
-	Dialog      *Dialog    `json:"dialog,omitempty"`
-	Lifecycle   *Lifecycle `json:"lifecycle,omitempty"`
-	ContentHash string     `json:"content_hash"`
+	Seq       int        `json:"seq"`
+	Kind      Kind       `json:"kind"`
+	Role      Role       `json:"role,omitempty"`
+	Time      time.Time  `json:"time,omitzero"`
+	Text      string     `json:"text,omitempty"`
+	Tool      *ToolCall  `json:"tool,omitempty"`
+	Dialog    *Dialog    `json:"dialog,omitempty"`
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
+	// Attachments are the images and files a user message came with.
+	Attachments []AttachedFile `json:"attachments,omitempty"`
+	ContentHash string         `json:"content_hash"`
 }
 
 // ToolStatus is the state of a tool call.
@@ -127,6 +129,10 @@ type Dialog struct {
 	Permission  *Permission  `json:"permission,omitempty"`
 	Answerable  bool         `json:"answerable"`
 	Outcome     *Outcome     `json:"outcome"`
+	// Shown is when lab first saw the dialog's picker on the CLI's pane
+	// (zero until then). Only lab's own answers use it: a key that acts
+	// on a picker that has shown for a while needs no grace.
+	Shown time.Time `json:"-"`
 }
 
 // Permission is what a permission prompt asks: may the agent make this

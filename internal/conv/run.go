@@ -44,6 +44,9 @@ type Run struct {
 	// Worktree is the git worktree the run works in, when it asked for
 	// one (its Cwd is inside it).
 	Worktree *Worktree `json:"worktree,omitempty"`
+	// Usage is what the run's conversation used of its model (a live
+	// run's, and GET /runs/{id}'s), nil until the CLI recorded any.
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // Attachment is how lab reaches a CLI process it did not start.
@@ -75,6 +78,10 @@ type StartRequest struct {
 	// Machine starts the run on that machine (a peer's name) instead of
 	// this one; the hub forwards the request without it.
 	Machine string `json:"machine,omitempty"`
+	// Uploads are files sent for the first prompt (POST /uploads), by
+	// id; Files are the same uploads resolved by the run layer.
+	Uploads []string `json:"uploads,omitempty"`
+	Files   []Upload `json:"-"`
 }
 
 // Session is an agent conversation on disk, run by lab or not.
@@ -145,6 +152,21 @@ type ProviderInfo struct {
 	// meaningful (the CLI waits for one, typed from the chat); the
 	// new-run form asks for a prompt otherwise.
 	PromptOptional bool `json:"prompt_optional,omitempty"`
+	// Attachments says the CLI takes files with a prompt: images as image
+	// content, other files as paths its agent reads.
+	Attachments bool `json:"attachments,omitempty"`
+	// SwitchModes are the Modes a live run can be switched to while it
+	// waits for input; Models the models it can be switched to (the
+	// pinned CLI's).
+	SwitchModes []string      `json:"switch_modes,omitempty"`
+	Models      []ModelChoice `json:"models,omitempty"`
+}
+
+// ModelChoice is one model a run can switch to.
+type ModelChoice struct {
+	Value string `json:"value"` // what the CLI's model command takes
+	Label string `json:"label"`
+	Help  string `json:"help,omitempty"` // one line
 }
 
 // PermissionMode is one way a CLI can treat the agent's tool calls.

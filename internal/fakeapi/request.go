@@ -24,7 +24,19 @@ type Request struct {
 	Prompt string
 	// Scenario is the scenario that answered.
 	Scenario string
+	// Usage is the usage the answer reported (zero for a failure).
+	Usage Usage
 }
+
+// Usage is what a scripted answer reports it used, in the terms of the
+// Anthropic API: Input is input not read from the cache (the Responses
+// API counts cached input inside its input tokens; its fake adds them).
+type Usage struct {
+	Input, Output, CacheRead, CacheWrite int
+}
+
+// Context is what the request sent in all: the context as full as it was.
+func (u Usage) Context() int { return u.Input + u.CacheRead + u.CacheWrite }
 
 // Received starts the record of r, as an endpoint of kind until its body
 // says more.

@@ -1,5 +1,7 @@
 package fakeapi
 
+import "regexp"
+
 // KeywordPrefix starts a scenario's keyword: "lab:<name>" in a prompt
 // picks scenario <name>.
 const KeywordPrefix = "lab:"
@@ -45,4 +47,17 @@ func Infos[S any, P Described[S]](table []S) []ScenarioInfo {
 // as a whole word, the longest keyword winning, else the first.
 func Pick[S any, P Described[S]](prompt string, table []S) *S {
 	return &table[PickScenario(prompt, table, func(s *S) string { return P(s).Info().Keyword })]
+}
+
+// AttachedFileRE finds the file lab hands an agent with a prompt: a line
+// "[Attached file: /path]" (conv.WithFileRefs); the read scenarios read
+// it.
+var AttachedFileRE = regexp.MustCompile(`(?m)^\[Attached file: (/[^\]\n]+)\]$`)
+
+// AttachedFile returns the first file the prompt hands over, "" if none.
+func AttachedFile(prompt string) string {
+	if m := AttachedFileRE.FindStringSubmatch(prompt); m != nil {
+		return m[1]
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package fakeclaudeapi
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -36,7 +37,7 @@ type Message struct {
 
 // Block is one content block. Fields apply by Type: text (Text), tool_use
 // (ID, Name, Input), tool_result (ToolUseID, Content, IsError), thinking
-// (Text).
+// (Text), image (MediaType and the decoded Data of a base64 source).
 type Block struct {
 	Type      string
 	Text      string
@@ -46,6 +47,8 @@ type Block struct {
 	ToolUseID string
 	Content   string
 	IsError   bool
+	MediaType string
+	Data      []byte
 }
 
 // ToolResult is a tool_result block the CLI sent back.
@@ -53,6 +56,17 @@ type ToolResult struct {
 	ToolUseID string
 	Content   string
 	IsError   bool
+}
+
+// Images returns the message's image blocks.
+func (m Message) Images() []Block {
+	var out []Block
+	for _, b := range m.Blocks {
+		if b.Type == "image" {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // Text joins the message's text blocks with newlines.
@@ -133,6 +147,14 @@ type wireBlock struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
+	Source    *wireSource     `json:"source"`
+}
+
+// wireSource is an image block's source: base64 data of a media type.
+type wireSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
 }
 
 // cwdRE finds the working directory the CLI's system prompt names.
@@ -205,6 +227,10 @@ func parseContent(raw json.RawMessage) []Block {
 		}
 		if wb.Type == "tool_result" {
 			b.Content = contentText(wb.Content)
+		}
+		if wb.Type == "image" && wb.Source != nil {
+			b.MediaType = wb.Source.MediaType
+			b.Data, _ = base64.StdEncoding.DecodeString(wb.Source.Data)
 		}
 		out = append(out, b)
 	}

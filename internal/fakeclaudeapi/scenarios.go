@@ -43,9 +43,6 @@ type call struct {
 // it (the file tools want absolute paths).
 func (c *call) cwdFile(name string) string { return c.req.Cwd + "/" + name }
 
-// keywordPrefix starts a scenario's keyword.
-const keywordPrefix = fakeapi.KeywordPrefix
-
 // scenarios in the order the docs list them. Keep keywords unique and
 // free of prefixes of one another ("lab:form" vs "lab:form3" is handled by
 // matching the longest keyword first).
@@ -69,6 +66,25 @@ var scenarios = []scenario{
 	{fakeapi.Info("apierror", "every request answered 500 api_error", ""), textTurns, failAPIError},
 	{fakeapi.Info("flaky", "the first two requests answered 529 overloaded_error, then a plain text reply", ""), textTurns, failFlaky},
 	{fakeapi.Info("hangup", "every request's connection closed without an answer", ""), textTurns, failHangup},
+	{fakeapi.Info("read", "reads the file attached to the prompt with Read, then replies with its content", ""), readTurns, nil},
+	{fakeapi.Info("full", "a short text reply whose usage says the context is 85% full (the meter warns and offers /compact)", ""), textTurns, nil},
+}
+
+// FullUsage is what the full scenario reports: 850k tokens in context,
+// 85% of the 1M window of the demo's model (claude-opus-5-5).
+var FullUsage = fakeapi.Usage{Input: 790_000, CacheRead: 60_000}
+
+// readTurns reads the file the prompt hands over (see
+// fakeapi.AttachedFile), then echoes what the CLI read.
+func readTurns(c *call) []turn {
+	path := fakeapi.AttachedFile(c.req.Prompt)
+	if path == "" {
+		return []turn{{text("No file was attached to read.")}}
+	}
+	return []turn{
+		{text("Let me read the attached file."), tool("Read", map[string]any{"file_path": path})},
+		echoTurn(c),
+	}
 }
 
 // Scenarios lists the scripted scenarios with their keywords.

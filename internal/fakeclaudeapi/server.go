@@ -23,6 +23,8 @@
 //	lab:apierror    every request answered 500 api_error
 //	lab:flaky       the first two requests of a prompt answered 529, then text
 //	lab:hangup      every request's connection closed without an answer
+//	lab:read        Read of the file the prompt hands over ([Attached file: …]), then the content echoed
+//	lab:full        a short text reply reporting a context 85% full (FullUsage)
 //
 // After any tool result the scenario's next turn is a text reply
 // "tool_result for <tool>: <content>" ("tool_result (error) for …" when
@@ -34,6 +36,7 @@
 package fakeclaudeapi
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -109,12 +112,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // answer plays the next turn of the scenario the request's prompt picks.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, body []byte) {
 	var t turn
-	if len(req.Tools) == 0 {
+	switch {
+	case isCompaction(req.UserText):
+		// /compact (or an automatic compaction): the CLI asks for a
+		// summary of the conversation in its own request.
+		req.Scenario = ScenarioCompact
+		t = compactTurn()
+	case len(req.Tools) == 0:
 		// Side requests (titles, summaries, classifiers) offer no tools; a
 		// short text keeps them harmless and away from the scripts.
 		req.Scenario = "side"
 		t = turn{text("Scripted session")}
-	} else {
+	default:
 		sc := pickScenario(req.Prompt)
 		req.Scenario = sc.Name
 		if s.shouldFail(sc.fail, req.Prompt) {
@@ -132,24 +141,46 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request, bo
 			t = turn{text("Done.")}
 		}
 	}
+	m := s.materialize(t)
+	req.Usage = fakeapi.Usage{Input: requestTokens(req, body), Output: m.outputTokens()}
+	if req.Scenario == "full" {
+		req.Usage.Input, req.Usage.CacheRead = FullUsage.Input, FullUsage.CacheRead
+	}
 	s.record(req)
 	s.Log.Info("fakeclaudeapi: messages", "seq", req.Seq, "scenario", req.Scenario, "stream", req.Stream, "model", req.Model)
 	model := req.Model
 	if model == "" {
 		model = "claude-scripted"
 	}
-	m := s.materialize(t)
 	if !req.Stream {
-		writeJSON(w, m.json(model, estimateTokens(body)))
+		writeJSON(w, m.json(model, req.Usage))
 		return
 	}
 	st := newStream(w, r.Context())
-	if err := m.stream(st, model, estimateTokens(body), s.Opts.ChunkDelay); err != nil {
+	if err := m.stream(st, model, req.Usage, s.Opts.ChunkDelay); err != nil {
 		s.Log.Info("fakeclaudeapi: stream ended early", "seq", req.Seq, "err", err)
 	}
 }
 
 func estimateTokens(body []byte) int { return len(body)/4 + 1 }
+
+// imageTokens is what an image counts as, whatever its size: the real
+// API scales images down to a few thousand tokens.
+const imageTokens = 1600
+
+// requestTokens estimates a messages request's input: its bytes, images
+// counted as imageTokens each rather than by their base64.
+func requestTokens(req *Request, body []byte) int {
+	n := len(body)
+	images := 0
+	for _, m := range req.Messages {
+		for _, b := range m.Images() {
+			n -= base64.StdEncoding.EncodedLen(len(b.Data))
+			images++
+		}
+	}
+	return max(n, 0)/4 + 1 + images*imageTokens
+}
 
 func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")

@@ -1,21 +1,15 @@
 package fakeclaudeapi
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
-)
 
-// event is one parsed server-sent event.
-type event struct {
-	name string
-	data map[string]any
-}
+	"lab/internal/fakeapi/fakeapitest"
+)
 
 // reply is an assistant message reassembled from a stream.
 type reply struct {
@@ -25,69 +19,40 @@ type reply struct {
 }
 
 func post(t *testing.T, url string, body any) *http.Response {
-	t.Helper()
-	b, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.Post(url+"/v1/messages?beta=true", "application/json", strings.NewReader(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp
+	return fakeapitest.Post(t, url+"/v1/messages?beta=true", body)
 }
 
 // readStream parses the SSE body and reassembles the message from deltas.
 func readStream(t *testing.T, resp *http.Response) reply {
 	t.Helper()
-	defer resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
-		t.Fatalf("got Content-Type %q; want text/event-stream", ct)
-	}
 	var r reply
-	var ev event
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			ev = event{name: strings.TrimPrefix(line, "event: ")}
-		case strings.HasPrefix(line, "data: "):
-			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &ev.data); err != nil {
-				t.Fatalf("bad data line %q: %v", line, err)
+	fakeapitest.Events(t, resp, func(name string, data map[string]any) {
+		r.events = append(r.events, name)
+		switch name {
+		case "content_block_start":
+			cb := data["content_block"].(map[string]any)
+			b := map[string]any{"type": cb["type"], "id": cb["id"], "name": cb["name"], "text": "", "input": ""}
+			r.blocks = append(r.blocks, b)
+		case "content_block_delta":
+			i := int(data["index"].(float64))
+			d := data["delta"].(map[string]any)
+			b := r.blocks[i]
+			switch d["type"] {
+			case "text_delta":
+				b["text"] = b["text"].(string) + d["text"].(string)
+			case "thinking_delta":
+				b["text"] = b["text"].(string) + d["thinking"].(string)
+			case "input_json_delta":
+				b["input"] = b["input"].(string) + d["partial_json"].(string)
+			case "signature_delta":
+				b["signature"] = d["signature"]
+			default:
+				t.Fatalf("unknown delta %v", d["type"])
 			}
-		case line == "":
-			if ev.data["type"] != ev.name {
-				t.Fatalf("event %q carries type %v; want the same", ev.name, ev.data["type"])
-			}
-			r.events = append(r.events, ev.name)
-			switch ev.name {
-			case "content_block_start":
-				cb := ev.data["content_block"].(map[string]any)
-				b := map[string]any{"type": cb["type"], "id": cb["id"], "name": cb["name"], "text": "", "input": ""}
-				r.blocks = append(r.blocks, b)
-			case "content_block_delta":
-				i := int(ev.data["index"].(float64))
-				d := ev.data["delta"].(map[string]any)
-				b := r.blocks[i]
-				switch d["type"] {
-				case "text_delta":
-					b["text"] = b["text"].(string) + d["text"].(string)
-				case "thinking_delta":
-					b["text"] = b["text"].(string) + d["thinking"].(string)
-				case "input_json_delta":
-					b["input"] = b["input"].(string) + d["partial_json"].(string)
-				case "signature_delta":
-					b["signature"] = d["signature"]
-				default:
-					t.Fatalf("unknown delta %v", d["type"])
-				}
-			case "message_delta":
-				r.stop = ev.data["delta"].(map[string]any)["stop_reason"].(string)
-			}
+		case "message_delta":
+			r.stop = data["delta"].(map[string]any)["stop_reason"].(string)
 		}
-	}
+	})
 	return r
 }
 
@@ -316,54 +281,11 @@ func TestBadBodyIsA400(t *testing.T) {
 }
 
 func TestSlowStreamStopsWhenTheClientLeaves(t *testing.T) {
-	s := New(Options{ChunkDelay: 20 * time.Millisecond, SlowChunks: 1000})
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	b, _ := json.Marshal(body(userText("lab:slow")))
-	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/v1/messages", strings.NewReader(string(b)))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Read a few chunks to prove they trickle in, then hang up.
-	br := bufio.NewReader(resp.Body)
-	deltas := 0
-	for deltas < 3 {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasPrefix(line, "event: content_block_delta") {
-			deltas++
-		}
-	}
-	cancel()
-	resp.Body.Close()
-	// The handler returns soon after; Close would block on it otherwise.
-	done := make(chan struct{})
-	go func() { srv.Close(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("slow stream kept running after the client left")
-	}
+	fakeapitest.SlowStreamStops(t, New(Options{ChunkDelay: 20 * time.Millisecond, SlowChunks: 1000}), "/v1/messages", body(userText("lab:slow")), "content_block_delta")
 }
 
 func TestScenariosAreDocumentedAndReachable(t *testing.T) {
-	seen := map[string]bool{}
-	for _, si := range Scenarios() {
-		if si.Keyword != keywordPrefix+si.Name || si.Summary == "" {
-			t.Errorf("scenario %+v: want keyword lab:<name> and a summary", si)
-		}
-		if got := pickScenario("please " + si.Keyword + ".").Name; got != si.Name {
-			t.Errorf("prompt with %s picked %s; want %s", si.Keyword, got, si.Name)
-		}
-		if seen[si.Keyword] {
-			t.Errorf("duplicate keyword %s", si.Keyword)
-		}
-		seen[si.Keyword] = true
-	}
+	fakeapitest.ScenariosReachable(t, Scenarios(), func(prompt string) string { return pickScenario(prompt).Name })
 }
 
 // After a declined picker the CLI sends the next prompt in the same user

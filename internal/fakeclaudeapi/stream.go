@@ -82,12 +82,12 @@ func (b sentBlock) full() map[string]any {
 	}
 }
 
-func usage(in, out int) map[string]any {
-	return map[string]any{"input_tokens": in, "output_tokens": out, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+func usage(u fakeapi.Usage, out int) map[string]any {
+	return map[string]any{"input_tokens": u.Input, "output_tokens": out, "cache_creation_input_tokens": u.CacheWrite, "cache_read_input_tokens": u.CacheRead}
 }
 
 // json is the whole message for a non-streaming request.
-func (m message) json(model string, inTokens int) map[string]any {
+func (m message) json(model string, u fakeapi.Usage) map[string]any {
 	content := make([]any, 0, len(m.blocks))
 	for _, b := range m.blocks {
 		content = append(content, b.full())
@@ -95,17 +95,17 @@ func (m message) json(model string, inTokens int) map[string]any {
 	return map[string]any{
 		"id": m.id, "type": "message", "role": "assistant", "model": model,
 		"content": content, "stop_reason": m.stopReason(), "stop_sequence": nil,
-		"usage": usage(inTokens, m.outputTokens()),
+		"usage": usage(u, m.outputTokens()),
 	}
 }
 
 // stream sends m as Messages API server-sent events. Slow text blocks go
 // out a word at a time with delay between; everything else in a few
 // chunks, as the real API does.
-func (m message) stream(st *stream, model string, inTokens int, delay time.Duration) error {
+func (m message) stream(st *stream, model string, u fakeapi.Usage, delay time.Duration) error {
 	err := st.Send("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": m.id, "type": "message", "role": "assistant", "model": model, "content": []any{},
-		"stop_reason": nil, "stop_sequence": nil, "usage": usage(inTokens, 1),
+		"stop_reason": nil, "stop_sequence": nil, "usage": usage(u, 1),
 	}})
 	if err != nil {
 		return err

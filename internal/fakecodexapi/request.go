@@ -1,6 +1,7 @@
 package fakecodexapi
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -12,6 +13,7 @@ import (
 const (
 	KindResponses = "responses" // a turn of the conversation
 	KindTitle     = "title"     // the side request for a thread title
+	KindCompact   = "compact"   // the request for a summary that compacts the context
 	KindOther     = "other"     // anything but POST …/responses
 )
 
@@ -33,9 +35,9 @@ type Request struct {
 	PlanMode bool
 }
 
-// Item is one input item. Fields apply by Type: message (Role, Text),
-// function_call and custom_tool_call (Name, CallID, Arguments: the JSON
-// arguments or the freeform input), function_call_output and
+// Item is one input item. Fields apply by Type: message (Role, Text,
+// Images), function_call and custom_tool_call (Name, CallID, Arguments:
+// the JSON arguments or the freeform input), function_call_output and
 // custom_tool_call_output (CallID, Output), reasoning (Text: the summary).
 type Item struct {
 	Type      string
@@ -45,6 +47,15 @@ type Item struct {
 	CallID    string
 	Arguments string
 	Output    string
+	Images    []Image
+}
+
+// Image is an input_image part of a message: its image_url, and when that
+// is a base64 data URL, its media type and decoded bytes.
+type Image struct {
+	URL       string // as sent, data URLs cut after their header
+	MediaType string
+	Data      []byte
 }
 
 // ToolOutput is a tool call's output the CLI sent back.
@@ -129,6 +140,7 @@ func parseResponses(r *Request, body []byte) error {
 		switch wi.Type {
 		case "message":
 			it.Text = contentText(wi.Content)
+			it.Images = contentImages(wi.Content)
 		case "function_call":
 			it.Arguments = wi.Arguments
 		case "custom_tool_call":
@@ -151,6 +163,9 @@ func parseResponses(r *Request, body []byte) error {
 			r.Prompt = it.Text
 			break
 		}
+	}
+	if strings.HasPrefix(strings.TrimSpace(r.Prompt), compactionMarker) {
+		r.Kind = KindCompact
 	}
 	names := map[string]string{}
 	lastModel := -1
@@ -201,4 +216,29 @@ func injected(text string) bool {
 // text (input_text, output_text, …).
 func contentText(raw json.RawMessage) string {
 	return fakeapi.JoinText(raw, func(_, text string) bool { return text != "" })
+}
+
+// contentImages returns the input_image parts of a message's content.
+func contentImages(raw json.RawMessage) []Image {
+	var parts []struct {
+		Type     string `json:"type"`
+		ImageURL string `json:"image_url"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return nil
+	}
+	var out []Image
+	for _, p := range parts {
+		if p.Type != "input_image" {
+			continue
+		}
+		im := Image{URL: p.ImageURL}
+		if head, data, ok := strings.Cut(p.ImageURL, ","); ok && strings.HasPrefix(head, "data:") && strings.HasSuffix(head, ";base64") {
+			im.URL = head + ","
+			im.MediaType = strings.TrimSuffix(strings.TrimPrefix(head, "data:"), ";base64")
+			im.Data, _ = base64.StdEncoding.DecodeString(data)
+		}
+		out = append(out, im)
+	}
+	return out
 }

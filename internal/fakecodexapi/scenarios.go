@@ -39,9 +39,6 @@ type call struct {
 	opts *Options
 }
 
-// keywordPrefix starts a scenario's keyword.
-const keywordPrefix = fakeapi.KeywordPrefix
-
 // Tool names of the Codex CLI 0.171.0 (model gpt-5.5).
 const (
 	ToolExecCommand      = "exec_command"
@@ -63,6 +60,25 @@ var scenarios = []scenario{
 	{fakeapi.Info("single", "request_user_input with one question (SQLite, PostgreSQL, MySQL); then echoes the answer", ""), singleTurns},
 	{fakeapi.Info("form", "request_user_input with two questions (Color, Size); then echoes the answers", ""), formTurns},
 	{fakeapi.Info("plan", "replies with a <proposed_plan> block; in Plan mode the CLI asks \"Implement this plan?\"", "plan"), planTurns},
+	{fakeapi.Info("read", "cats the file attached to the prompt with exec_command, then replies with its content", ""), readTurns},
+	{fakeapi.Info("full", "a short text reply whose usage says the context is 85% full (the meter warns and offers /compact)", ""), textTurns},
+}
+
+// FullUsage is what the full scenario reports: 220k tokens in context
+// (20k of them cached), 85% of the 258.4k window the CLI gives gpt-5.5.
+var FullUsage = fakeapi.Usage{Input: 200_000, CacheRead: 20_000}
+
+// readTurns cats the file the prompt hands over (see
+// fakeapi.AttachedFile), then echoes what the command printed.
+func readTurns(c *call) []turn {
+	path := fakeapi.AttachedFile(c.req.Prompt)
+	if path == "" {
+		return []turn{{text("No file was attached to read.")}}
+	}
+	return []turn{
+		{text("Let me read the attached file."), function(ToolExecCommand, map[string]any{"cmd": "cat '" + path + "'", "yield_time_ms": 1000})},
+		echoTurn(c),
+	}
 }
 
 // Scenarios lists the scripted scenarios with their keywords.

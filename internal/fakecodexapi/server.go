@@ -22,6 +22,8 @@
 //	lab:single      request_user_input, one question
 //	lab:form        request_user_input, two questions
 //	lab:plan        a <proposed_plan> block (in Plan mode the CLI then asks "Implement this plan?")
+//	lab:read        exec_command `cat` of the file the prompt hands over ([Attached file: …]), then its output echoed
+//	lab:full        a short text reply reporting a context 85% full (FullUsage)
 //
 // After any tool output the scenario's next turn is a text reply
 // "tool output for <tool>: <output>", so what the CLI recorded is visible in
@@ -100,11 +102,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // answer plays the next turn of the scenario the request's prompt picks.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 	var t turn
-	if req.Kind == KindTitle {
+	switch req.Kind {
+	case KindTitle:
 		// The title request wants JSON matching a schema; it is a side
 		// request and must not move the scenario on.
 		t = turn{text(`{"title":"Scripted session"}`)}
-	} else {
+	case KindCompact:
+		t = compactTurn()
+	default:
 		sc := pickScenario(req.Prompt)
 		req.Scenario = sc.Name
 		turns := sc.turns(&call{req: req, opts: &s.Opts})
@@ -114,9 +119,14 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req *Request) {
 			t = turn{text("Done.")}
 		}
 	}
+	resp := s.materialize(t)
+	resp.used = fakeapi.Usage{Input: 100, Output: resp.outputTokens()}
+	if req.Scenario == "full" {
+		resp.used.Input, resp.used.CacheRead = FullUsage.Input, FullUsage.CacheRead
+	}
+	req.Usage = resp.used
 	s.record(req)
 	s.Log.Info("fakecodexapi: responses", "seq", req.Seq, "kind", req.Kind, "scenario", req.Scenario, "model", req.Model)
-	resp := s.materialize(t)
 	if !req.Stream {
 		writeJSON(w, http.StatusOK, resp.object("completed", req.Model))
 		return

@@ -1,14 +1,14 @@
 package fakecodexapi
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"lab/internal/fakeapi/fakeapitest"
 )
 
 // reply is a response reassembled from its server-sent events.
@@ -20,66 +20,35 @@ type reply struct {
 }
 
 func post(t *testing.T, url string, body any) *http.Response {
-	t.Helper()
-	b, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.Post(url+"/v1/responses", "application/json", strings.NewReader(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp
+	return fakeapitest.Post(t, url+"/v1/responses", body)
 }
 
 // readStream parses the SSE body, checking each event's name against its
 // type and the deltas against the finished items.
 func readStream(t *testing.T, resp *http.Response) reply {
 	t.Helper()
-	defer resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
-		t.Fatalf("got Content-Type %q; want text/event-stream", ct)
-	}
 	r := reply{deltas: map[string]string{}}
-	var name string
-	var data map[string]any
 	seq := 0.0
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			name = strings.TrimPrefix(line, "event: ")
-		case strings.HasPrefix(line, "data: "):
-			data = nil
-			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &data); err != nil {
-				t.Fatalf("bad data line %q: %v", line, err)
-			}
-		case line == "":
-			if data["type"] != name {
-				t.Fatalf("event %q carries type %v; want the same", name, data["type"])
-			}
-			if data["sequence_number"] != seq {
-				t.Fatalf("event %q has sequence_number %v; want %v", name, data["sequence_number"], seq)
-			}
-			seq++
-			r.events = append(r.events, name)
-			switch name {
-			case "response.created":
-				r.id = data["response"].(map[string]any)["id"].(string)
-			case "response.output_item.done":
-				r.items = append(r.items, data["item"].(map[string]any))
-			case "response.output_text.delta", "response.function_call_arguments.delta", "response.custom_tool_call_input.delta", "response.reasoning_summary_text.delta":
-				r.deltas[data["item_id"].(string)] += data["delta"].(string)
-			case "response.completed":
-				resp := data["response"].(map[string]any)
-				if resp["id"] != r.id || resp["status"] != "completed" || resp["usage"] == nil {
-					t.Fatalf("response.completed %v; want the created id, completed, usage", resp)
-				}
+	fakeapitest.Events(t, resp, func(name string, data map[string]any) {
+		if data["sequence_number"] != seq {
+			t.Fatalf("event %q has sequence_number %v; want %v", name, data["sequence_number"], seq)
+		}
+		seq++
+		r.events = append(r.events, name)
+		switch name {
+		case "response.created":
+			r.id = data["response"].(map[string]any)["id"].(string)
+		case "response.output_item.done":
+			r.items = append(r.items, data["item"].(map[string]any))
+		case "response.output_text.delta", "response.function_call_arguments.delta", "response.custom_tool_call_input.delta", "response.reasoning_summary_text.delta":
+			r.deltas[data["item_id"].(string)] += data["delta"].(string)
+		case "response.completed":
+			resp := data["response"].(map[string]any)
+			if resp["id"] != r.id || resp["status"] != "completed" || resp["usage"] == nil {
+				t.Fatalf("response.completed %v; want the created id, completed, usage", resp)
 			}
 		}
-	}
+	})
 	for _, it := range r.items {
 		id := it["id"].(string)
 		var whole string
@@ -303,50 +272,9 @@ func TestNonStreamingGetsTheWholeResponse(t *testing.T) {
 }
 
 func TestSlowStreamStopsWhenTheClientLeaves(t *testing.T) {
-	s := New(Options{ChunkDelay: 20 * time.Millisecond, SlowChunks: 1000})
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	b, _ := json.Marshal(body(msg("user", "lab:slow")))
-	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/v1/responses", strings.NewReader(string(b)))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	br := bufio.NewReader(resp.Body)
-	deltas := 0
-	for deltas < 3 {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasPrefix(line, "event: response.output_text.delta") {
-			deltas++
-		}
-	}
-	cancel()
-	resp.Body.Close()
-	done := make(chan struct{})
-	go func() { srv.Close(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("slow stream kept running after the client left")
-	}
+	fakeapitest.SlowStreamStops(t, New(Options{ChunkDelay: 20 * time.Millisecond, SlowChunks: 1000}), "/v1/responses", body(msg("user", "lab:slow")), "response.output_text.delta")
 }
 
 func TestScenariosAreDocumentedAndReachable(t *testing.T) {
-	seen := map[string]bool{}
-	for _, si := range Scenarios() {
-		if si.Keyword != keywordPrefix+si.Name || si.Summary == "" {
-			t.Errorf("scenario %+v: want keyword lab:<name> and a summary", si)
-		}
-		if got := pickScenario("please " + si.Keyword + ".").Name; got != si.Name {
-			t.Errorf("prompt with %s picked %s; want %s", si.Keyword, got, si.Name)
-		}
-		if seen[si.Keyword] {
-			t.Errorf("duplicate keyword %s", si.Keyword)
-		}
-		seen[si.Keyword] = true
-	}
+	fakeapitest.ScenariosReachable(t, Scenarios(), func(prompt string) string { return pickScenario(prompt).Name })
 }

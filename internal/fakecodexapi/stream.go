@@ -13,6 +13,7 @@ import (
 type response struct {
 	id    string
 	items []sentItem
+	used  fakeapi.Usage // what it reports (usage)
 }
 
 type sentItem struct {
@@ -79,12 +80,15 @@ func (r response) outputTokens() int {
 	return n
 }
 
+// usage is the response's usage as the Responses API reports it: cached
+// input inside input_tokens.
 func (r response) usage() map[string]any {
-	out := r.outputTokens()
+	u := r.used
+	in := u.Input + u.CacheRead
 	return map[string]any{
-		"input_tokens": 100, "input_tokens_details": map[string]any{"cached_tokens": 0},
-		"output_tokens": out, "output_tokens_details": map[string]any{"reasoning_tokens": 0},
-		"total_tokens": 100 + out,
+		"input_tokens": in, "input_tokens_details": map[string]any{"cached_tokens": u.CacheRead},
+		"output_tokens": u.Output, "output_tokens_details": map[string]any{"reasoning_tokens": 0},
+		"total_tokens": in + u.Output,
 	}
 }
 

@@ -6,13 +6,16 @@
 // parse of one line, and what its records do to the stream.
 //
 //	input.go   appended bytes -> complete lines: the held partial line,
-//	           Write and ReadFrom's paths, line and byte counts (Input)
+//	           Write and ReadFrom's paths, line and byte counts, where the
+//	           line folded now starts (Input)
 //	stream.go  the messages, their seqs and hashes, back-patches, windows (Stream)
 //	calls.go   tool calls and dialogs by call id, the running tools, results
 //	dialog.go  pending dialogs and their resolution, question tools' input
 //	state.go   the conversational state the records imply
 //	intent.go  the desync warning: what lab meant against what was recorded
 //	text.go    small text rules both folds show the same way, tool outputs
+//	attach.go  a prompt's images (located in the file) and lab's file lines
+//	meter.go   the usage meter: requests or totals, the model, its window and prices
 //
 // The package knows no CLI's file format; its test support, shared by
 // both adapters' fold tests, is internal/foldkit/foldtest, and what both

@@ -3,6 +3,7 @@ package foldkit
 import (
 	"bytes"
 	"io"
+	"sync"
 
 	"lab/internal/jsonscan"
 )
@@ -43,6 +44,7 @@ type Input struct {
 	peeked   bool   // the held line's prefix already asked for a full parse
 	reading  bool   // inside FeedFrom: keep the line buffer between lines
 	skipping bool   // discarding the rest of a bookkeeping line
+	start    int64  // the file offset of the line being held or folded
 	bytes    int64
 	lines    int
 	skipped  int
@@ -52,6 +54,7 @@ type Input struct {
 // incomplete one held, or dropped as it streams in once peek says it is
 // bookkeeping.
 func (in *Input) Feed(p []byte, peek Peek, line Line) {
+	off := in.bytes // the file offset of p[0]
 	in.bytes += int64(len(p))
 	for len(p) > 0 {
 		if in.skipping {
@@ -61,7 +64,8 @@ func (in *Input) Feed(p []byte, peek Peek, line Line) {
 			}
 			in.skipping = false
 			in.lines++
-			p = p[k+1:]
+			off, p = off+int64(k+1), p[k+1:]
+			in.start = off
 			continue
 		}
 		k := bytes.IndexByte(p, '\n')
@@ -73,7 +77,8 @@ func (in *Input) Feed(p []byte, peek Peek, line Line) {
 			in.partial = appendGrow(in.partial, p[:k])
 			in.line(in.partial, peek, line)
 			in.releasePartial()
-			p = p[k+1:]
+			off, p = off+int64(k+1), p[k+1:]
+			in.start = off
 			continue
 		}
 		if k < 0 {
@@ -81,7 +86,8 @@ func (in *Input) Feed(p []byte, peek Peek, line Line) {
 			return
 		}
 		in.line(p[:k], peek, line)
-		p = p[k+1:]
+		off, p = off+int64(k+1), p[k+1:]
+		in.start = off
 	}
 }
 
@@ -123,15 +129,42 @@ func appendGrow(dst, p []byte) []byte {
 }
 
 // grow returns dst with room for at least n more bytes, at least doubling
-// its capacity.
+// its capacity. Past PartialKeep it takes the spare line buffer when that
+// is big enough and not more than spareSlack times too big (a small line
+// held for long must not pin a huge buffer).
 func grow(dst []byte, n int) []byte {
-	grown := make([]byte, len(dst), max(2*cap(dst), len(dst)+n, 512))
+	size := max(2*cap(dst), len(dst)+n, 512)
+	var grown []byte
+	if size > PartialKeep {
+		if p, _ := spareLines.Get().(*[]byte); p != nil {
+			if c := cap(*p); c >= len(dst)+n && c <= spareSlack*size {
+				grown = (*p)[:len(dst)]
+			} else {
+				spareLines.Put(p)
+			}
+		}
+	}
+	if grown == nil {
+		grown = make([]byte, len(dst), size)
+	}
 	copy(grown, dst)
 	return grown
 }
 
+// spareSlack bounds how much bigger than asked a spare line buffer may be.
+const spareSlack = 8
+
+// spareLines keeps the line buffers of released multi-megabyte lines for
+// the next long line of any fold in the process: folding file after file
+// (a restart's re-folds, the history) then grows, zeroes and faults in a
+// buffer the size of the longest line once rather than per file. Being a
+// sync.Pool, it gives them back to the GC after two collections.
+var spareLines sync.Pool // *[]byte
+
 func (in *Input) releasePartial() {
 	if cap(in.partial) > PartialKeep && !in.reading {
+		spare := in.partial[:0]
+		spareLines.Put(&spare)
 		in.partial = nil
 	} else {
 		in.partial = in.partial[:0]
@@ -196,6 +229,7 @@ func (in *Input) feedOntoHeld(held, n int, peek Peek, line Line) {
 	rest := p[k+1:] // still valid after the line: releasePartial keeps the buffer while reading
 	in.line(in.partial[:held+k], peek, line)
 	in.releasePartial()
+	in.start = in.bytes
 	// Feed folds the rest's complete lines where they lie, then holds its
 	// tail by copying it to the front of this same buffer (appendGrow).
 	in.Feed(rest, peek, line)
@@ -221,6 +255,11 @@ func (in *Input) Lines() int { return in.lines }
 // SkippedLines returns how many lines were malformed and skipped.
 // Bookkeeping and unknown line types are skipped silently, not counted.
 func (in *Input) SkippedLines() int { return in.skipped }
+
+// LineStart returns the file offset of the line being folded (during a
+// Line call) or held: what a fold records to find a part of the line in
+// the file again.
+func (in *Input) LineStart() int64 { return in.start }
 
 // Bytes returns the bytes consumed so far, including a held partial line.
 func (in *Input) Bytes() int64 { return in.bytes }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -142,4 +143,78 @@ func TestInputFeedFromError(t *testing.T) {
 	if !errors.Is(err, boom) || n != 9 || len(tt.recs) != 1 || tt.in.Bytes() != n {
 		t.Errorf("FeedFrom = %d, %v with %d records, %d bytes; want 9, %v, 1 record", n, err, len(tt.recs), tt.in.Bytes(), boom)
 	}
+}
+
+// A released long line's buffer serves the next fold's long line (the
+// spare), which must see only its own bytes; a short line held after a
+// huge one does not pin the huge buffer.
+func TestInputSpareLineBuffer(t *testing.T) {
+	var first toy
+	big := strings.Repeat("x", 8<<20)
+	if _, err := first.in.FeedFrom(strings.NewReader(big+"\n"), toyPeek, first.line); err != nil || len(first.recs) != 1 || len(first.recs[0]) != len(big) {
+		t.Fatalf("first fold: %v, %d records", err, len(first.recs))
+	}
+	if _, c := first.in.Held(); c != 0 {
+		t.Fatalf("kept a %d-byte buffer after ReadFrom", c)
+	}
+	var second toy
+	line := strings.Repeat("y", 3<<20)
+	if _, err := second.in.FeedFrom(iotest.HalfReader(strings.NewReader(line+"\ntail")), toyPeek, second.line); err != nil {
+		t.Fatal(err)
+	}
+	if len(second.recs) != 1 || second.recs[0] != line {
+		t.Fatalf("second fold read %d records of %d bytes; want its own line alone", len(second.recs), len(second.recs[0]))
+	}
+	var third toy
+	third.write(strings.Repeat("z", PartialKeep+1))
+	if n, c := third.in.Held(); n != PartialKeep+1 || c > spareSlack*2*n {
+		t.Fatalf("holding %d bytes in a %d-byte buffer; want at most %d× what it needs", n, c, spareSlack)
+	}
+}
+
+// LineStart locates each folded line in the file, whatever the split and
+// whichever path fed it (Feed, or FeedFrom reading onto a held line).
+func TestLineStartLocatesEachLine(t *testing.T) {
+	data := toyData + "\n" + strings.Repeat("x", 300<<10) + "\n#" + strings.Repeat("y", 300<<10) + "\nlast\n"
+	check := func(t *testing.T, feed func(in *Input, line Line)) {
+		t.Helper()
+		var in Input
+		n := 0
+		feed(&in, func(b []byte) bool {
+			start := in.LineStart()
+			if got := data[start : start+int64(len(b))]; got != string(b) {
+				t.Fatalf("line %q located at %d, where the file has %q", clip(b), start, clip([]byte(got)))
+			}
+			n++
+			return true
+		})
+		if n != 7 {
+			t.Fatalf("folded %d lines; want 7", n)
+		}
+	}
+	for _, cut := range []int{1, 3, 7, 64, 4096, len(data)} {
+		t.Run("Feed"+strconv.Itoa(cut), func(t *testing.T) {
+			check(t, func(in *Input, line Line) {
+				for p := []byte(data); len(p) > 0; {
+					k := min(cut, len(p))
+					in.Feed(p[:k], toyPeek, line)
+					p = p[k:]
+				}
+			})
+		})
+	}
+	t.Run("FeedFrom", func(t *testing.T) {
+		check(t, func(in *Input, line Line) {
+			if _, err := in.FeedFrom(iotest.HalfReader(strings.NewReader(data)), toyPeek, line); err != nil {
+				t.Fatal(err)
+			}
+		})
+	})
+}
+
+func clip(b []byte) string {
+	if len(b) > 20 {
+		return string(b[:20]) + "…"
+	}
+	return string(b)
 }

@@ -17,7 +17,7 @@ const chunk = 1024
 // and hashes, the calls filed by id, the pending dialogs and running
 // tools, and the state the records imply. An adapter's Fold embeds it;
 // its methods of the agent.Fold interface (Len, SessionID, TakeBackpatch,
-// Resolved, Messages, SetIntents, State, PendingDialog, Running) serve
+// Resolved, Messages, SetIntents, State, PendingDialog, Running, Settings) serve
 // the fold's readers, the others its line rules.
 //
 // A Stream is not safe for concurrent use; callers lock.
@@ -32,9 +32,10 @@ type Stream struct {
 	tail     conv.State      // what the last state-moving record implies
 	intents  func(toolID string) (*conv.Outcome, bool)
 	session  string
-	source   string // what the desync warning calls the file: "transcript", "rollout"
-	backMark int    // Len at the previous TakeBackpatch
-	backMin  int    // lowest changed seq <= backMark since then, 0 if none
+	settings conv.Settings // the permission mode and model last recorded
+	source   string        // what the desync warning calls the file: "transcript", "rollout"
+	backMark int           // Len at the previous TakeBackpatch
+	backMin  int           // lowest changed seq <= backMark since then, 0 if none
 }
 
 // NewStream returns an empty stream. source names the CLI's file in the
@@ -52,6 +53,23 @@ func (s *Stream) SessionID() string { return s.session }
 
 // SetSession records the conversation id the lines carry.
 func (s *Stream) SetSession(id string) { s.session = id }
+
+// Settings returns the permission mode and model the file last recorded.
+func (s *Stream) Settings() conv.Settings { return s.settings }
+
+// SetMode and SetModel record what a line says the CLI uses now; an empty
+// value records nothing.
+func (s *Stream) SetMode(m string) {
+	if m != "" {
+		s.settings.Mode = m
+	}
+}
+
+func (s *Stream) SetModel(m string) {
+	if m != "" {
+		s.settings.Model = m
+	}
+}
 
 // At returns the message at index i (seq i+1), to change in place; a
 // change to a message already pushed must be followed by Changed.
@@ -140,6 +158,7 @@ func CloneMessage(m conv.Message) conv.Message {
 		m.Lifecycle = &l
 	}
 	m.Dialog = m.Dialog.Clone()
+	m.Attachments = slices.Clone(m.Attachments)
 	return m
 }
 

@@ -79,12 +79,29 @@ func Output(raw []byte, max int, part func(typ string) Part) (text string, full 
 	}
 	var b strings.Builder
 	parts := 0
-	for el, ok := arr.Next(); ok; el, ok = arr.Next() {
+	var typ, txt []byte // the part's raw fields, read in one walk
+	member := func(k, v []byte) {
+		switch string(k) {
+		case "type":
+			typ = v
+		case "text":
+			txt = v
+		}
+	}
+	for {
+		typ, txt = nil, nil
+		object, ok := arr.NextMembers(member)
+		if !ok {
+			break
+		}
+		if !object {
+			continue
+		}
 		var s string
 		var n int
-		switch part(jsonscan.Str(jsonscan.Member(el, "type"))) {
+		switch part(jsonscan.Str(typ)) {
 		case PartText:
-			s, n, _ = jsonscan.StringPrefix(jsonscan.Member(el, "text"), max-min(b.Len(), max))
+			s, n, _ = jsonscan.StringPrefix(txt, max-min(b.Len(), max))
 		case PartImage:
 			s, n = "[image]", len("[image]")
 		default:

@@ -155,7 +155,17 @@ func (f *fakeRuns) Messages(ctx context.Context, id string, q conv.Query) (conv.
 	return p, nil
 }
 
-func (f *fakeRuns) Reply(ctx context.Context, id, text string) error {
+func (f *fakeRuns) Get(ctx context.Context, id string) (conv.Run, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r, err := f.get(id)
+	if err != nil {
+		return conv.Run{}, err
+	}
+	return r.run, nil
+}
+
+func (f *fakeRuns) Reply(ctx context.Context, id, text string, uploads ...string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	r, err := f.live(id)
@@ -165,7 +175,11 @@ func (f *fakeRuns) Reply(ctx context.Context, id, text string) error {
 	if r.pending != nil {
 		return conv.Errorf(conv.EConflict, "a dialog is pending: answer it or interrupt")
 	}
-	f.append(r, conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Text: text})
+	var atts []conv.AttachedFile
+	for _, u := range uploads {
+		atts = append(atts, conv.AttachedFile{Kind: conv.AttachFile, Name: u})
+	}
+	f.append(r, conv.Message{Kind: conv.KindText, Role: conv.RoleUser, Text: text, Attachments: atts})
 	r.run.State = conv.StateWorking
 	f.changed(r)
 	return nil

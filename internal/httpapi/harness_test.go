@@ -15,11 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"lab/internal/conv"
 	"lab/internal/folders"
 	"lab/internal/peer"
 	"lab/internal/push"
 	"lab/internal/push/pushtest"
 	"lab/internal/store"
+	"lab/internal/uploads"
 )
 
 const testPassword = "operator password"
@@ -120,11 +122,14 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 	hubCtx, stopHub := context.WithCancel(context.Background())
 	h.hub.Start(hubCtx)
 	t.Cleanup(func() { stopHub(); h.hub.Close() })
+	up := &fakeUploads{runs: h.runs, root: t.TempDir(), image: conv.Image{MediaType: "image/png", Data: pngOf(t)}}
+	up.store = &uploads.Store{Staging: filepath.Join(up.root, "staging")}
 	cfg := Config{
 		Machine: "here", Peers: h.hub,
 		Store: db, Runs: h.runs, Sessions: h.sessions, Broker: broker, Folders: lister, Housekeeping: h.runs, Continuity: h.runs, Push: pusher, Changes: &fakeChanges{},
-		Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Now:    clk.Now,
+		Uploads: up,
+		Logger:  slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Now:     clk.Now,
 		// Generous limits: only the rate-limit test wants to hit them.
 		LoginLimit:       RateLimit{Burst: 1000, Every: time.Millisecond},
 		GlobalLoginLimit: RateLimit{Burst: 1000, Every: time.Millisecond},

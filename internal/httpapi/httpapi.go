@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,6 +41,9 @@ type Config struct {
 	// Changes answers what runs changed in their folders and commits and
 	// removes worktrees; nil answers with 503.
 	Changes Changes
+	// Terminals shows live runs' panes and types into them; nil answers
+	// with 503.
+	Terminals Terminals
 
 	// Machine is this lab's name, carried by its runs and sessions so a
 	// hub's lists can tell machines apart.
@@ -47,6 +51,10 @@ type Config struct {
 	// Peers are the labs this one relays for; nil: none (machine= and
 	// peer ids are then nobody's).
 	Peers Peers
+
+	// Uploads keeps the files sent for agents and serves the images a
+	// chat shows; nil answers with 503.
+	Uploads Uploads
 
 	// Broker fans events out to SSE clients; nil makes one. Pass your own
 	// to publish before the server exists.
@@ -79,6 +87,7 @@ type Config struct {
 	Heartbeat       time.Duration // SSE heartbeat interval; default 10 s
 	SSEWriteTimeout time.Duration // per-event write deadline; default 10 s
 	MaxBodyBytes    int64         // request body cap; default 1 MiB
+	MaxUploadBytes  int64         // an upload's cap (its store's too); default 20 MiB
 
 	// Login and setup attempts. A known device (a browser that logged in
 	// before, holding a valid device cookie) spends only from its own
@@ -105,6 +114,7 @@ const (
 	DefaultHeartbeat       = 10 * time.Second
 	DefaultSSEWriteTimeout = 10 * time.Second
 	DefaultMaxBodyBytes    = 1 << 20
+	DefaultMaxUploadBytes  = 20 << 20
 )
 
 var (
@@ -137,6 +147,10 @@ type Server struct {
 	draining   atomic.Bool
 	// idemLocks serialise the attempts of one idempotency key.
 	idemLocks keyLocks
+	// drained is closed by Drain: streams that do not ride the broker
+	// (terminals) end on it.
+	drained   chan struct{}
+	drainOnce sync.Once
 }
 
 // New checks cfg, fills its defaults and builds the handler.
@@ -161,6 +175,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxUploadBytes <= 0 {
+		cfg.MaxUploadBytes = DefaultMaxUploadBytes
 	}
 	if cfg.LoginLimit == (RateLimit{}) {
 		cfg.LoginLimit = defaultLoginLimit
@@ -189,6 +206,7 @@ func New(cfg Config) (*Server, error) {
 		origins: http.NewCrossOriginProtection(),
 		limiter: newLimiter(cfg.LoginLimit, cfg.GlobalLoginLimit, cfg.DeviceLoginLimit, cfg.Now),
 		hashes:  newHashGate(cfg.PasswordHashes, cfg.HashWait),
+		drained: make(chan struct{}),
 	}
 	if cfg.BaseURL != "" {
 		u, err := url.Parse(cfg.BaseURL)
@@ -225,6 +243,7 @@ func (s *Server) Registry() *prometheus.Registry { return s.reg }
 func (s *Server) Drain() {
 	s.draining.Store(true)
 	s.broker.Close()
+	s.drainOnce.Do(func() { close(s.drained) })
 }
 
 // HTTPServer wraps the handler in an http.Server with timeouts that suit

@@ -19,7 +19,7 @@ type gatedReplies struct {
 	fail  atomic.Int32  // the next replies that fail with a 503
 }
 
-func (g *gatedReplies) Reply(ctx context.Context, id, text string) error {
+func (g *gatedReplies) Reply(ctx context.Context, id, text string, uploads ...string) error {
 	g.calls.Add(1)
 	if g.fail.Add(-1) >= 0 {
 		return context.DeadlineExceeded // a 500: worth another attempt
@@ -27,7 +27,7 @@ func (g *gatedReplies) Reply(ctx context.Context, id, text string) error {
 	if g.gate != nil {
 		<-g.gate
 	}
-	return g.Runs.Reply(ctx, id, text)
+	return g.Runs.Reply(ctx, id, text, uploads...)
 }
 
 func TestIdempotencyKeyRepliesOnce(t *testing.T) {

@@ -17,6 +17,10 @@ import (
 type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	// terminals are the open terminal streams; terminalBytes what they
+	// sent (the frames, as written).
+	terminals     prometheus.Gauge
+	terminalBytes prometheus.Counter
 }
 
 func newMetrics(reg *prometheus.Registry, b *Broker) (*metrics, error) {
@@ -30,9 +34,17 @@ func newMetrics(reg *prometheus.Registry, b *Broker) (*metrics, error) {
 			Help:    "HTTP request latency by route pattern and status code; SSE streams are not observed.",
 			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
 		}, []string{"route", "code"}),
+		terminals: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "lab_terminal_streams",
+			Help: "Open terminal streams (a run's pane watched live).",
+		}),
+		terminalBytes: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lab_terminal_stream_bytes_total",
+			Help: "Bytes of SSE frames sent on terminal streams.",
+		}),
 	}
 	own := []prometheus.Collector{
-		m.requests, m.duration,
+		m.requests, m.duration, m.terminals, m.terminalBytes,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "lab_sse_subscribers",
 			Help: "Live SSE event streams.",
@@ -73,9 +85,13 @@ func (s *Server) metricsHandler() http.Handler {
 	})
 }
 
-// eventsPattern is the SSE route; its duration is the stream's life, so it
-// is counted but kept out of the latency histogram.
-const eventsPattern = "GET /api/v1/events"
+// eventsPattern and terminalPattern are the SSE routes; their duration is
+// the stream's life, so they are counted but kept out of the latency
+// histogram.
+const (
+	eventsPattern   = "GET /api/v1/events"
+	terminalPattern = "GET /api/v1/runs/{id}/terminal"
+)
 
 // observe wraps every request: it captures the status, turns a panic into
 // a logged 500, and records the request's metrics under the pattern the
@@ -100,7 +116,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			}
 			code := strconv.Itoa(sw.status())
 			s.metrics.requests.WithLabelValues(route, code).Inc()
-			if route != eventsPattern {
+			if route != eventsPattern && route != terminalPattern {
 				s.metrics.duration.WithLabelValues(route, code).Observe(time.Since(start).Seconds())
 			}
 			s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "route", route, "status", code, "duration", time.Since(start))

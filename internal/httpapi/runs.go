@@ -17,6 +17,8 @@ import (
 type Runs interface {
 	// List returns every run, newest first.
 	List(ctx context.Context) ([]conv.Run, error)
+	// Get returns one run, with its usage.
+	Get(ctx context.Context, id string) (conv.Run, error)
 	// Start starts a run.
 	Start(ctx context.Context, req conv.StartRequest) (conv.Run, error)
 	// Stop ends a run's process.
@@ -24,8 +26,9 @@ type Runs interface {
 	// Messages returns a window of the run's chat stream (the latest
 	// window when q has no cursor), with the pending dialog beside it.
 	Messages(ctx context.Context, id string, q conv.Query) (conv.Page, error)
-	// Reply sends text as the operator's next message.
-	Reply(ctx context.Context, id, text string) error
+	// Reply sends text as the operator's next message, with the run's
+	// uploads named by their ids (EInvalid for an unknown one).
+	Reply(ctx context.Context, id, text string, uploads ...string) error
 	// Interrupt stops the agent's current turn.
 	Interrupt(ctx context.Context, id string) error
 	// Answer answers the pending dialog a.ToolID names.
@@ -86,7 +89,14 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 	if err := checkTitle(req.Title); err != nil {
 		return err
 	}
+	if err := checkUploadIDs(req.Uploads); err != nil {
+		return err
+	}
 	if s.elsewhere(req.Machine) {
+		if len(req.Uploads) > 0 {
+			// Staged files live on this lab; the peer starts the run.
+			return conv.Errorf(conv.EInvalid, "files for the first prompt of a run on %s cannot be sent through this lab: start the run, then attach them to a reply", req.Machine)
+		}
 		peer := req.Machine
 		req.Machine, req.Resume = "", strings.TrimPrefix(req.Resume, peer+conv.MachineSep)
 		return s.relayBody(w, r, peer, "/api/v1/runs", req)
@@ -96,6 +106,22 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusCreated, s.stampRun(run))
+	return nil
+}
+
+// checkUploadIDs refuses a list of uploads no prompt takes: too many, or
+// an id repeated.
+func checkUploadIDs(ids []string) error {
+	if len(ids) > maxUploadsPerPrompt {
+		return conv.Errorf(conv.EInvalid, "%d uploads; a prompt takes at most %d", len(ids), maxUploadsPerPrompt)
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			return conv.Errorf(conv.EInvalid, "upload %s is listed twice", id)
+		}
+		seen[id] = true
+	}
 	return nil
 }
 
@@ -157,18 +183,25 @@ func writePage(w http.ResponseWriter, p conv.Page) {
 }
 
 type replyRequest struct {
-	Text string `json:"text"`
+	Text    string   `json:"text"`
+	Uploads []string `json:"uploads"`
 }
+
+// maxUploadsPerPrompt bounds the files one prompt hands over.
+const maxUploadsPerPrompt = 20
 
 func (s *Server) reply(w http.ResponseWriter, r *http.Request) error {
 	var req replyRequest
 	if err := s.decode(w, r, &req); err != nil {
 		return err
 	}
-	if strings.TrimSpace(req.Text) == "" {
-		return conv.Errorf(conv.EInvalid, "text is required")
+	if strings.TrimSpace(req.Text) == "" && len(req.Uploads) == 0 {
+		return conv.Errorf(conv.EInvalid, "text is required (or uploads)")
 	}
-	if err := s.cfg.Runs.Reply(r.Context(), r.PathValue("id"), req.Text); err != nil {
+	if err := checkUploadIDs(req.Uploads); err != nil {
+		return err
+	}
+	if err := s.cfg.Runs.Reply(r.Context(), r.PathValue("id"), req.Text, req.Uploads...); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

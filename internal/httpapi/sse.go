@@ -32,32 +32,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 		return conv.Errorf(conv.EUnavailable, "the server is shutting down")
 	}
 	defer s.broker.unsubscribe(sub)
+	defer s.closeStream(w)
 
-	rc := http.NewResponseController(w)
-	// The server's WriteTimeout is for ordinary requests; a stream lives
-	// for hours. Each write below moves the deadline instead, so a client
-	// that stopped reading cannot pin this goroutine either. (net/http
-	// already lifts the read deadline once the request is read.)
-	// Whatever ends the stream, the last write stays bounded too.
-	defer rc.SetWriteDeadline(time.Now().Add(s.cfg.SSEWriteTimeout))
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
-	// The connection carries one stream and is not reused, so no later
-	// request inherits the deadlines set here.
-	h.Set("Connection", "close")
-	w.WriteHeader(http.StatusOK)
-
-	write := func(f []byte) bool {
-		if err := rc.SetWriteDeadline(time.Now().Add(s.cfg.SSEWriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return false
-		}
-		if _, err := w.Write(f); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
-	}
+	write := s.openStream(w)
 	beat := frame(conv.Event{Type: conv.EventHeartbeat, EveryMS: every.Milliseconds()})
 	// The retry hint and the first heartbeat also flush the headers, so
 	// the client sees the stream open, and how often it will hear from
@@ -96,4 +73,37 @@ func (s *Server) stillAllowed(r *http.Request) bool {
 	}
 	ok, err := s.store.HasAPIToken(r.Context(), p.token.ID)
 	return ok || err != nil
+}
+
+// openStream starts an SSE response and returns its writer, which sends
+// one frame and flushes it, reporting false once the client is gone.
+// The server's WriteTimeout is for ordinary requests; a stream lives for
+// hours. Each write moves the deadline instead, so a client that stopped
+// reading cannot pin the handler either. (net/http already lifts the read
+// deadline once the request is read.) Call closeStream when done, so the
+// last write stays bounded too.
+func (s *Server) openStream(w http.ResponseWriter) func([]byte) bool {
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	// The connection carries one stream and is not reused, so no later
+	// request inherits the deadlines set here.
+	h.Set("Connection", "close")
+	w.WriteHeader(http.StatusOK)
+	return func(f []byte) bool {
+		if err := rc.SetWriteDeadline(time.Now().Add(s.cfg.SSEWriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return false
+		}
+		if _, err := w.Write(f); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+}
+
+// closeStream bounds the last write of a stream.
+func (s *Server) closeStream(w http.ResponseWriter) {
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.SSEWriteTimeout))
 }

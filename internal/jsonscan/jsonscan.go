@@ -48,12 +48,29 @@ func SkipString(b []byte, i int) int { return skipStr(b, i, true) }
 // already validated as a whole are walked again without it.
 func skipStr(b []byte, i int, check bool) int {
 	j := i + 1
+	v := j // escapes before v are checked
 	for {
 		k := bytes.IndexByte(b[j:], '"')
 		if k < 0 {
 			return -1
 		}
 		q := j + k
+		// Check the escapes up to this quote now, while its stretch is in
+		// the cache: a long string is read once, not once for its quotes
+		// and again for its escapes.
+		if check {
+			var ok bool
+			if v <= q {
+				if v, ok = escapesUpTo(b, v, q); !ok {
+					return -1
+				}
+			}
+			if v <= q { // no escape took the quote: it ends the string
+				return q + 1
+			}
+			j = q + 1
+			continue
+		}
 		// The quote is escaped when an odd run of backslashes precedes it:
 		// a maximal run starts a fresh escape, so pairs cancel out.
 		n := 0
@@ -61,38 +78,38 @@ func skipStr(b []byte, i int, check bool) int {
 			n++
 		}
 		if n%2 == 0 {
-			if check && !escapesValid(b[i+1:q]) {
-				return -1
-			}
 			return q + 1
 		}
 		j = q + 1
 	}
 }
 
-// escapesValid checks every backslash escape of a string body, so a line
-// with a bad escape counts as malformed instead of decoding oddly later.
-// Bodies without backslashes, the bulk of big outputs' bytes, cost one
+// escapesUpTo checks every backslash escape that starts in b[v:q], where
+// b[q] is a quote (an escape at q-1 takes it for its character), so a
+// line with a bad escape counts as malformed instead of decoding oddly
+// later. It returns the index past the last escape checked. Stretches
+// without backslashes, the bulk of big outputs' bytes, cost one
 // vectorised scan.
-func escapesValid(body []byte) bool {
+func escapesUpTo(b []byte, v, q int) (int, bool) {
 	for {
-		k := bytes.IndexByte(body, '\\')
+		k := bytes.IndexByte(b[v:q], '\\')
 		if k < 0 {
-			return true
+			return q, true
 		}
-		if k+1 >= len(body) {
-			return false
-		}
-		switch body[k+1] {
+		k += v
+		switch b[k+1] { // k+1 <= q < len(b)
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			body = body[k+2:]
+			v = k + 2
 		case 'u':
-			if hex4(body[k:]) < 0 {
-				return false
+			if hex4(b[k:]) < 0 {
+				return 0, false
 			}
-			body = body[k+6:]
+			v = k + 6
 		default:
-			return false
+			return 0, false
+		}
+		if v > q {
+			return v, true
 		}
 	}
 }
@@ -381,38 +398,86 @@ func (a *Array) Next() (val []byte, ok bool) {
 	if a.bad || a.b == nil {
 		return nil, false
 	}
-	b := a.b
-	i := WS(b, a.i)
-	if i >= len(b) {
-		a.bad = true
+	vs, ok := a.element()
+	if !ok {
 		return nil, false
 	}
-	if a.start {
-		a.start = false
-		if b[i] == ']' {
-			a.b = nil
-			return nil, false
-		}
-	} else {
-		switch b[i] {
-		case ']':
-			a.b = nil
-			return nil, false
-		case ',':
-			i++
-		default:
-			a.bad = true
-			return nil, false
-		}
-	}
-	vs := WS(b, i)
-	ve := skip(b, vs, false)
+	ve := skip(a.b, vs, false)
 	if ve < 0 {
 		a.bad = true
 		return nil, false
 	}
 	a.i = ve
-	return b[vs:ve], true
+	return a.b[vs:ve], true
+}
+
+// element moves past the separator before the next element and returns
+// where the element starts; false at the end (the array is done) or on
+// malformed input (bad).
+func (a *Array) element() (int, bool) {
+	b := a.b
+	i := WS(b, a.i)
+	if i >= len(b) {
+		a.bad = true
+		return 0, false
+	}
+	if a.start {
+		a.start = false
+		if b[i] == ']' {
+			a.b = nil
+			return 0, false
+		}
+	} else {
+		switch b[i] {
+		case ']':
+			a.b = nil
+			return 0, false
+		case ',':
+			i++
+		default:
+			a.bad = true
+			return 0, false
+		}
+	}
+	i = WS(b, i)
+	if i >= len(b) {
+		a.bad = true
+		return 0, false
+	}
+	return i, true
+}
+
+// NextMembers is Next for an array of objects, walking each element once:
+// an object element's members go to member (as Members gives them) and
+// object is true; any other element is skipped. ok is false at the end or
+// on malformed input (then Bad is set).
+func (a *Array) NextMembers(member func(k, v []byte)) (object, ok bool) {
+	if a.bad || a.b == nil {
+		return false, false
+	}
+	i, ok := a.element()
+	if !ok {
+		return false, false
+	}
+	if a.b[i] != '{' {
+		ve := skip(a.b, i, false)
+		if ve < 0 {
+			a.bad = true
+			return false, false
+		}
+		a.i = ve
+		return false, true
+	}
+	o := Object{b: a.b, i: i + 1, start: true}
+	for k, v, ok := o.Next(); ok; k, v, ok = o.Next() {
+		member(k, v)
+	}
+	if o.bad {
+		a.bad = true
+		return false, false
+	}
+	a.i = o.i
+	return true, true
 }
 
 // Bad reports whether iteration stopped on malformed input.
@@ -497,6 +562,11 @@ func unescape(body []byte, max int) (out []byte, full int, ok bool) {
 	}
 	var rb [utf8.UTFMax]byte
 	for len(body) > 0 {
+		if !copying {
+			// The prefix is full: only count what the rest decodes to.
+			n, ok := decodedLen(body)
+			return out, full + n, ok
+		}
 		k := bytes.IndexByte(body, '\\')
 		if k < 0 {
 			emit(body)
@@ -537,6 +607,37 @@ func unescape(body []byte, max int) (out []byte, full int, ok bool) {
 		body = body[2:]
 	}
 	return out, full, true
+}
+
+// decodedLen returns the length body (a string's, between the quotes)
+// decodes to, and false on a bad escape, as unescape would without
+// copying: a multi-megabyte output's full size costs one scan.
+func decodedLen(body []byte) (int, bool) {
+	n := 0
+	for {
+		k := bytes.IndexByte(body, '\\')
+		if k < 0 {
+			return n + len(body), true
+		}
+		n += k
+		if k+1 >= len(body) {
+			return n, false
+		}
+		switch body[k+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			n++
+			body = body[k+2:]
+		case 'u':
+			r, m := decodeU(body[k:])
+			if m == 0 {
+				return n, false
+			}
+			n += utf8.RuneLen(r)
+			body = body[k+m:]
+		default:
+			return n, false
+		}
+	}
 }
 
 // decodeU decodes a \uXXXX escape (and its low surrogate when it is a
@@ -610,4 +711,30 @@ func Key(raw []byte) (string, bool) {
 	}
 	out, _, ok := unescape(raw, -1)
 	return string(out), ok
+}
+
+// Int decodes a JSON integer value; anything else (a fraction, a string,
+// null, an overflow) yields 0.
+func Int(raw []byte) int64 {
+	var n int64
+	if len(raw) == 0 || len(raw) > 19 {
+		return 0
+	}
+	neg := raw[0] == '-'
+	if neg {
+		raw = raw[1:]
+		if len(raw) == 0 {
+			return 0
+		}
+	}
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
 }

@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -122,6 +123,11 @@ func FuzzJSONScan(f *testing.F) {
 			if s, ok := String(raw); !ok || s != want {
 				t.Fatalf("String(%s) = %q; want %q", raw, s, want)
 			}
+			for _, max := range []int{0, 3, len(want) / 2} {
+				if p, full, ok := StringPrefix(raw, max); !ok || full != len(want) || !strings.HasPrefix(want, p) {
+					t.Fatalf("StringPrefix(%s, %d) = %q, %d, %v; want a prefix of %q and %d", raw, max, p, full, ok, want, len(want))
+				}
+			}
 		}
 	})
 }
@@ -142,5 +148,29 @@ func TestMemberKeyIsObject(t *testing.T) {
 	}
 	if !IsObject([]byte(" \n{}")) || IsObject([]byte(`"{"`)) {
 		t.Error("IsObject: want true only for an object")
+	}
+}
+
+func TestArrayNextMembers(t *testing.T) {
+	arr := ArrayAt([]byte(` [ {"a":1,"b":"x\"y"} , 2, {"c":[1,{"d":2}]}, {} ] `))
+	var got []string
+	for {
+		var members []string
+		object, ok := arr.NextMembers(func(k, v []byte) { members = append(members, string(k)+"="+string(v)) })
+		if !ok {
+			break
+		}
+		got = append(got, fmt.Sprintf("%v%v", object, members))
+	}
+	if want := `true[a=1 b="x\"y"] false[] true[c=[1,{"d":2}]] true[]`; arr.Bad() || strings.Join(got, " ") != want {
+		t.Fatalf("got %q (bad %v); want %q", strings.Join(got, " "), arr.Bad(), want)
+	}
+	for _, bad := range []string{`[{"a":}]`, `[{"a":1} {"b":2}]`, `[1,`, `[{"a":1}`} {
+		arr := ArrayAt([]byte(bad))
+		for _, ok := arr.NextMembers(func(k, v []byte) {}); ok; _, ok = arr.NextMembers(func(k, v []byte) {}) {
+		}
+		if !arr.Bad() {
+			t.Errorf("%s iterated cleanly; want bad", bad)
+		}
 	}
 }

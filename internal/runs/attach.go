@@ -2,12 +2,11 @@ package runs
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"lab/internal/agent"
+	"lab/internal/clikit"
 	"lab/internal/conv"
 	"lab/internal/store"
 	"lab/internal/tmux"
@@ -46,8 +45,12 @@ func (s *Service) External(ctx context.Context) ([]conv.ExternalSession, error) 
 				continue
 			}
 			if e.Tmux != nil && e.ReadOnly == "" {
-				if err := tmux.New(e.Tmux.Socket).PaneHosts(ctx, e.Tmux.Pane, e.PID); err != nil {
+				ts := tmux.New(e.Tmux.Socket)
+				if err := ts.PaneHosts(ctx, e.Tmux.Pane, e.PID); err != nil {
 					e.ReadOnly = "lab cannot verify its tmux pane: " + err.Error()
+				} else if e.Tmux.Session == "" {
+					// A CLI that records no session name (Codex): ask tmux.
+					e.Tmux.Session, _ = ts.PaneSession(ctx, e.Tmux.Pane)
 				}
 			}
 			if id, ok := byPID[e.PID]; ok {
@@ -144,88 +147,4 @@ func (s *Service) detach(ctx context.Context, rec store.RunRecord) (conv.Run, er
 
 // attachedAlive reports whether an attached run's process still runs: the
 // pid exists and started when it did at attach time.
-func attachedAlive(a store.Attach) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", a.PID))
-	if err != nil {
-		return false
-	}
-	if a.ProcStart == "" {
-		return true
-	}
-	st := string(b)
-	i := strings.LastIndexByte(st, ')')
-	if i < 0 {
-		return true
-	}
-	f := strings.Fields(st[i+1:])
-	return len(f) < 20 || f[19] == a.ProcStart
-}
-
-// Terminal is a live run's pane for keystrokes: lab's own tmux session, or
-// the operator's pane of an attached run, which is checked to still host
-// the attached process before every key, paste or read.
-type Terminal struct {
-	server *tmux.Server
-	target string
-	pid    int // > 0: verify the pane hosts it first
-}
-
-// Terminal returns the pane of a live run. Returns conv.ENotFound,
-// conv.EConflict when the run ended or is attached read-only.
-func (s *Service) Terminal(ctx context.Context, id string) (Terminal, error) {
-	rec, err := s.db.GetRun(ctx, id)
-	if err != nil {
-		return Terminal{}, err
-	}
-	if !rec.Live() {
-		return Terminal{}, conv.Errorf(conv.EConflict, "run %s has ended", id)
-	}
-	if !rec.Attached() {
-		return Terminal{server: s.tmux, target: paneTarget(rec.TmuxSession)}, nil
-	}
-	if rec.Attach.ReadOnly != "" || rec.Attach.Socket == "" {
-		return Terminal{}, conv.Errorf(conv.EConflict, "lab can only follow this session: %s", readOnlyReason(rec.Attach))
-	}
-	return Terminal{server: tmux.New(rec.Attach.Socket), target: rec.Attach.Pane, pid: rec.Attach.PID}, nil
-}
-
-func readOnlyReason(a store.Attach) string {
-	if a.ReadOnly != "" {
-		return a.ReadOnly
-	}
-	return "it does not run in tmux"
-}
-
-func (t Terminal) check(ctx context.Context) error {
-	if t.pid == 0 {
-		return nil
-	}
-	if err := t.server.PaneHosts(ctx, t.target, t.pid); err != nil {
-		return conv.Wrap(conv.EConflict, err, "the attached session's tmux pane no longer shows it; lab typed nothing")
-	}
-	return nil
-}
-
-// SendKey sends one named key.
-func (t Terminal) SendKey(ctx context.Context, key string) error {
-	if err := t.check(ctx); err != nil {
-		return err
-	}
-	return t.server.SendKey(ctx, t.target, key)
-}
-
-// Paste types text as one bracketed paste.
-func (t Terminal) Paste(ctx context.Context, text string) error {
-	if err := t.check(ctx); err != nil {
-		return err
-	}
-	return t.server.Paste(ctx, t.target, text)
-}
-
-// Capture reads the pane.
-func (t Terminal) Capture(ctx context.Context) (string, error) {
-	if err := t.check(ctx); err != nil {
-		return "", err
-	}
-	return t.server.Capture(ctx, t.target)
-}
+func attachedAlive(a store.Attach) bool { return clikit.Alive(a.PID, a.ProcStart) }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -94,6 +95,17 @@ func TestAttachedRunLifecycle(t *testing.T) {
 	if _, err := term.Capture(ctx); err != nil {
 		t.Fatalf("capture of the verified pane: %v", err)
 	}
+	w, err := term.Watch(ctx)
+	if err != nil {
+		t.Fatalf("watching the verified pane: %v", err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	frame, err := w.Next(wctx)
+	cancel()
+	w.Close()
+	if err != nil || frame.Screen == nil {
+		t.Fatalf("first frame of the attached pane: %+v, %v; want its screen", frame, err)
+	}
 
 	// A restart adopts it; its process is nobody's to kill.
 	f.restart()
@@ -131,5 +143,30 @@ func TestAttachedRunLifecycle(t *testing.T) {
 	})
 	if r, _ := f.svc.Get(ctx, again.ID); r.EndReason != "exited" {
 		t.Fatalf("got end reason %q; want exited", r.EndReason)
+	}
+}
+
+// A pane that came to run another process since the attach (pane ids
+// are reused) is neither watched nor typed into.
+func TestAttachedPaneCheckedBeforeWatchAndType(t *testing.T) {
+	f := newFixture(t, "")
+	ctx := context.Background()
+	ops, pid := operatorProcess(t, f.cfg.Home, f.work)
+	run, err := f.svc.Attach(ctx, "", pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	term, err := f.svc.Terminal(ctx, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("tmux", "-S", ops.Socket(), "respawn-pane", "-k", "-t", "=ops:", "sleep", "600").CombinedOutput(); err != nil {
+		t.Fatalf("respawn-pane: %v %s", err, out)
+	}
+	if _, err := term.Watch(ctx); conv.KindOf(err) != conv.EConflict {
+		t.Fatalf("watching a pane that no longer hosts the process: got %v; want a conflict", err)
+	}
+	if err := term.Type(ctx, "hello"); conv.KindOf(err) != conv.EConflict {
+		t.Fatalf("typing into a pane that no longer hosts the process: got %v; want a conflict", err)
 	}
 }

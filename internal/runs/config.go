@@ -13,6 +13,7 @@ import (
 	"lab/internal/agent"
 	"lab/internal/conv"
 	"lab/internal/store"
+	"lab/internal/uploads"
 )
 
 // Config says where runs live and how the CLI is started. Every field is
@@ -55,8 +56,12 @@ type Config struct {
 	// run's folder there, before the agent can touch it. It cannot fail
 	// the start.
 	BeforeSpawn func(ctx context.Context, rec store.RunRecord)
-	Logger      *slog.Logger
-	Now         func() time.Time
+	// Uploads holds the files staged for runs about to start; a start
+	// request's uploads move from it into the run's folder. nil: starts
+	// take no uploads.
+	Uploads *uploads.Store
+	Logger  *slog.Logger
+	Now     func() time.Time
 }
 
 // DefaultConfig is the configuration for the current user with trust

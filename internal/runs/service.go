@@ -26,6 +26,7 @@ import (
 	"lab/internal/conv"
 	"lab/internal/store"
 	"lab/internal/tmux"
+	"lab/internal/uploads"
 )
 
 // Service manages runs. It is safe for concurrent use.
@@ -78,6 +79,12 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (_ conv.Run,
 	req, err = validate(req, s.cfg.UserHome)
 	if err != nil {
 		return conv.Run{}, err
+	}
+	if len(req.Uploads) > 0 && (req.Resume != "" || s.cfg.Uploads == nil) {
+		if s.cfg.Uploads == nil {
+			return conv.Run{}, conv.Errorf(conv.EInvalid, "this lab takes no uploads")
+		}
+		return conv.Run{}, conv.Errorf(conv.EInvalid, "a resumed run takes files with a reply once it is up, not with its start")
 	}
 	ag, err := s.cfg.agentFor(req.Provider)
 	if err != nil {
@@ -152,7 +159,12 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (_ conv.Run,
 	if err := os.MkdirAll(rec.RunDir, 0o700); err != nil {
 		return conv.Run{}, conv.Wrap(conv.EInternal, err, "create the run directory")
 	}
-	cmd, err := p.Prepare(ctx, agent.Launch{Bin: bin, RunDir: rec.RunDir, Home: s.cfg.cliHome(), Cwd: req.Cwd, SeedTrust: s.cfg.SeedTrust, Request: req})
+	upDir := uploads.RunDir(rec.RunDir)
+	if req, err = s.claimUploads(req, upDir); err != nil {
+		os.RemoveAll(rec.RunDir) // nothing of the run was started or recorded
+		return conv.Run{}, err
+	}
+	cmd, err := p.Prepare(ctx, agent.Launch{Bin: bin, RunDir: rec.RunDir, Home: s.cfg.cliHome(), Cwd: req.Cwd, SeedTrust: s.cfg.SeedTrust, Uploads: upDir, Request: req})
 	if err != nil {
 		return conv.Run{}, err
 	}
@@ -210,6 +222,32 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (_ conv.Run,
 	}
 	s.changed(id)
 	return s.Get(ctx, id)
+}
+
+// claimUploads makes the run's uploads folder (the agent may read it
+// whatever its working folder) and moves the start request's staged
+// uploads into it: the images go to the provider as req.Files, every
+// other file is named in the prompt for the agent to read.
+func (s *Service) claimUploads(req conv.StartRequest, dir string) (conv.StartRequest, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return req, conv.Wrap(conv.EInternal, err, "create the run's uploads folder")
+	}
+	if len(req.Uploads) == 0 {
+		return req, nil
+	}
+	files, err := s.cfg.Uploads.Claim(req.Uploads, dir)
+	if err != nil {
+		return req, err
+	}
+	var others []string
+	for _, f := range files {
+		if !f.Image() {
+			others = append(others, f.Path)
+		}
+	}
+	req.Files = files
+	req.Prompt = conv.WithFileRefs(req.Prompt, others)
+	return req, nil
 }
 
 // newSession creates the run's session, through retryTmux.

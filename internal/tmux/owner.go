@@ -26,6 +26,15 @@ func (s *Server) PaneHosts(ctx context.Context, pane string, pid int) error {
 	return nil
 }
 
+// PaneSession names a session that holds pane, for display.
+func (s *Server) PaneSession(ctx context.Context, pane string) (string, error) {
+	if !ValidPaneID(pane) {
+		return "", fmt.Errorf("tmux: %q is not a pane id", pane)
+	}
+	out, err := s.cmd(ctx, nil, "display-message", "-p", "-t", pane, "#{session_name}")
+	return strings.TrimSpace(out), err
+}
+
 // ValidPaneID reports whether p is a tmux pane id: "%" and digits.
 func ValidPaneID(p string) bool {
 	if len(p) < 2 || p[0] != '%' {

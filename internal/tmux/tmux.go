@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Server is a tmux server reached through one socket file.
@@ -145,6 +146,9 @@ var keyNames = map[string]bool{
 	"Enter": true, "Escape": true, "Up": true, "Down": true, "Left": true,
 	"Right": true, "Space": true, "Tab": true, "BTab": true, "BSpace": true,
 	"Home": true, "End": true, "C-c": true, "C-u": true,
+	// A picker's letter shortcut: Claude Code's model picker takes s for
+	// "this session only".
+	"s": true,
 }
 
 // ValidKey reports whether key is one SendKey accepts.
@@ -152,10 +156,23 @@ func ValidKey(key string) bool { return keyNames[key] }
 
 // SendKey sends exactly one named key to target (a session name or pane id).
 func (s *Server) SendKey(ctx context.Context, target, key string) error {
-	if !keyNames[key] {
-		return fmt.Errorf("tmux: key %q is not allowed", key)
+	return s.SendKeys(ctx, target, key)
+}
+
+// SendKeys sends named keys to target in one tmux call, in order: the
+// application reads them as one burst. Every key is checked first; one
+// that is not allowed refuses them all, and nothing is sent.
+func (s *Server) SendKeys(ctx context.Context, target string, keys ...string) error {
+	if len(keys) == 0 {
+		return errors.New("tmux: no keys to send")
 	}
-	_, err := s.cmd(ctx, nil, "send-keys", "-t", target, key)
+	for _, k := range keys {
+		if !keyNames[k] {
+			return fmt.Errorf("tmux: key %q is not allowed", k)
+		}
+	}
+	args := append([]string{"send-keys", "-t", target}, keys...)
+	_, err := s.cmd(ctx, nil, args...)
 	return err
 }
 
@@ -163,11 +180,49 @@ func (s *Server) SendKey(ctx context.Context, target, key string) error {
 // sees it as pasted text (newlines do not submit). The buffer is loaded
 // from stdin, never from the command line, and deleted after pasting.
 func (s *Server) Paste(ctx context.Context, target, text string) error {
+	return s.paste(ctx, target, text, true)
+}
+
+// Type types text into target as plain keystrokes (no paste brackets),
+// as a person typing it would. Text with a control character is refused:
+// keys that act go through SendKey, one named key at a time. Like Paste
+// it goes through a buffer, as tmux would read a trailing ";" of a
+// send-keys argument as a command separator.
+func (s *Server) Type(ctx context.Context, target, text string) error {
+	if err := CheckText(text); err != nil {
+		return err
+	}
+	return s.paste(ctx, target, text, false)
+}
+
+// CheckText refuses text Type would not type: empty, not UTF-8, or with a
+// control character (C0, DEL, C1), each of which a terminal takes as a
+// key that acts rather than text.
+func CheckText(text string) error {
+	if text == "" {
+		return errors.New("tmux: no text to type")
+	}
+	if !utf8.ValidString(text) {
+		return errors.New("tmux: text is not valid UTF-8")
+	}
+	for _, r := range text {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return fmt.Errorf("tmux: text holds the control character U+%04X; send keys by name", r)
+		}
+	}
+	return nil
+}
+
+func (s *Server) paste(ctx context.Context, target, text string, bracketed bool) error {
 	buf := fmt.Sprintf("lab-%d", bufferSeq.Add(1))
 	if _, err := s.cmd(ctx, strings.NewReader(text), "load-buffer", "-b", buf, "-"); err != nil {
 		return err
 	}
-	_, err := s.cmd(ctx, nil, "paste-buffer", "-p", "-d", "-b", buf, "-t", target)
+	args := []string{"paste-buffer", "-d", "-b", buf, "-t", target}
+	if bracketed {
+		args = append(args, "-p")
+	}
+	_, err := s.cmd(ctx, nil, args...)
 	return err
 }
 

@@ -114,6 +114,63 @@ func TestSendKeyAndPaste(t *testing.T) {
 	}
 }
 
+// Typed text arrives as plain keystrokes, without paste brackets, and a
+// trailing ";" stays text; control characters are refused before tmux
+// is asked.
+func TestType(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	err := s.NewSession(ctx, SessionOptions{Name: "typed", Width: 100, Height: 20,
+		Argv: []string{"/bin/sh", "-c", `printf '\033[?2004h'; stty raw -echo; echo READY; exec cat -v`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPane(t, s, "typed", "READY")
+	if err := s.Type(ctx, "typed", "/help é $HOME ;"); err != nil {
+		t.Fatal(err)
+	}
+	out := waitPane(t, s, "typed", "HOME ;")
+	if !strings.Contains(out, "/help M-CM-) $HOME ;") || strings.Contains(out, "^[[200~") {
+		t.Fatalf("typed text not verbatim or bracketed:\n%s", out)
+	}
+	for _, bad := range []string{"", "a\nb", "\x1b[A", "tab\there", "del\x7f", "c1\u0085", "\xff"} {
+		if err := s.Type(ctx, "typed", bad); err == nil {
+			t.Errorf("Type(%q) = nil; want refused", bad)
+		}
+	}
+}
+
+// TestSendKeys: several keys in one call arrive in order, as the bytes
+// each named key stands for; one key that is not allowed refuses the
+// whole call before anything is typed.
+func TestSendKeys(t *testing.T) {
+	s := newServer(t)
+	ctx := context.Background()
+	err := s.NewSession(ctx, SessionOptions{Name: "keys", Width: 100, Height: 20,
+		Argv: []string{"/bin/sh", "-c", `stty raw -echo; echo READY; exec cat -vT`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPane(t, s, "keys", "READY")
+	for _, bad := range [][]string{nil, {"Down", "hello"}, {"Up", "-l"}, {"Space", "C-c;kill-server"}} {
+		if err := s.SendKeys(ctx, "keys", bad...); err == nil {
+			t.Errorf("SendKeys(%q) = nil; want refused", bad)
+		}
+	}
+	if err := s.SendKeys(ctx, "keys", "Down", "Down", "Space", "Tab", "Up"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SendKey(ctx, "keys", "BSpace"); err != nil {
+		t.Fatal(err)
+	}
+	// cat -vT: Down is ESC [ B, Tab ^I, BSpace DEL (^?). The
+	// refused calls typed nothing before the good one.
+	out := waitPane(t, s, "keys", "^?")
+	if got, want := strings.TrimSpace(strings.SplitN(out, "READY\n", 2)[1]), "^[[B^[[B ^I^[[A^?"; got != want {
+		t.Fatalf("pane shows %q; want %q", got, want)
+	}
+}
+
 func TestInvalidSessionOptions(t *testing.T) {
 	s := newServer(t)
 	ctx := context.Background()

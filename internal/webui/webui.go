@@ -34,10 +34,11 @@ var placeholder []byte
 
 // securityHeaders go on every response of the app. The policy allows only
 // the app's own scripts, so even markup that slipped past the sanitizer
-// could not run code.
+// could not run code. Images may also be blob: URLs: the previews of
+// photos the operator picks to attach, made by the page from the files.
 var securityHeaders = map[string]string{
 	"Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-		"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
+		"img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
 		"frame-ancestors 'none'; form-action 'self'",
 	"X-Content-Type-Options": "nosniff",
 	"Referrer-Policy":        "no-referrer",

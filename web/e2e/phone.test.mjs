@@ -208,6 +208,21 @@ describe("new run on a phone", () => {
   });
 });
 
+describe("new run on a slow connection", () => {
+  test("the provider's modes arrive though the machine list named this lab before they did", async () => {
+    await mock.control("reset");
+    // The runs answer first, then the machine list (naming this lab),
+    // then the providers: the form must not take the named lab for
+    // another machine and drop the providers it asked for.
+    await mock.control("delay", { path: "/peers", ms: 300 });
+    await mock.control("delay", { path: "/providers", ms: 900 });
+    await page.goto(mock.url + "/new");
+    await poll(async () => (await page.locator('select[name="permission_mode"] option').count()) === 3, { what: "the provider's modes" });
+    assert.deepEqual(await page.locator('select[name="permission_mode"] option').allTextContents(), ["Auto", "Manual", "Plan first"]);
+    await mock.control("reset");
+  });
+});
+
 describe("permission card", () => {
   test("names the file once, relative to the run's folder, with no key hints in its buttons", async () => {
     await mock.control("reset");

@@ -115,6 +115,13 @@ export interface Dialog {
   outcome: Outcome | null;
 }
 
+/** An image or file a prompt came with (conv.AttachedFile); an image's bytes are at attachmentURL. */
+export interface AttachedFile {
+  kind: "image" | "file";
+  media_type?: string;
+  name?: string;
+}
+
 export interface Message {
   seq: number;
   kind: Kind;
@@ -124,7 +131,32 @@ export interface Message {
   tool?: ToolCall;
   dialog?: Dialog;
   lifecycle?: Lifecycle;
+  attachments?: AttachedFile[];
   content_hash: string;
+}
+
+/** A file sent to lab for an agent (conv.Upload): lab's name, the type its bytes show. */
+export interface Upload {
+  upload_id: string;
+  name: string;
+  media_type: string;
+  size: number;
+}
+
+/** What a conversation used of its model (conv.Usage); cost_usd is an estimate from the price table of price_date. */
+export interface Usage {
+  model?: string;
+  context_tokens: number;
+  /** The model's context window; absent when unknown. */
+  context_window?: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  requests: number;
+  cost_usd?: number;
+  price_date?: string;
+  estimate?: boolean;
 }
 
 export interface Page {
@@ -143,6 +175,10 @@ export interface Page {
   live_text?: LiveText | null;
   /** lab's copies of words a CLI drew but never recorded. */
   partials?: Partial[] | null;
+  /** What the conversation used of its model; absent until any usage was recorded. */
+  usage?: Usage;
+  /** The permission mode and model a live run uses now (its transcript and screen). */
+  settings?: Settings | null;
 }
 
 /** The agent's words a working run's CLI is drawing, before the transcript has them (conv.LiveText). */
@@ -160,6 +196,28 @@ export interface Partial {
   time: string;
 }
 
+/** Settings is conv.Settings: what a live run's CLI uses now. */
+export interface Settings {
+  /** A permission mode value of the run's provider. */
+  mode?: string;
+  model?: string;
+}
+
+/** Command is conv.Command: a slash command the run's CLI offers. */
+export interface Command {
+  /** What follows the slash. */
+  name: string;
+  description?: string;
+  source: "builtin" | "user" | "project";
+  /** Whether it takes text after its name. */
+  args: "none" | "optional" | "required";
+  args_hint?: string;
+  /** Why lab does not send it (it opens a screen lab cannot drive). */
+  refused?: string;
+  /** It starts a new session, which the run follows. */
+  new_session?: boolean;
+}
+
 /** Progress is conv.Progress: the working row's content. */
 export interface Progress {
   /** When the agent started working on this turn. */
@@ -168,6 +226,8 @@ export interface Progress {
   tool?: ToolCall;
   /** Set when the turn is stuck (an API error being retried). */
   warning?: Lifecycle;
+  /** The slash command the CLI works on ("/compact"), when lab sent one. */
+  command?: string;
 }
 
 export interface Run {
@@ -205,6 +265,8 @@ export interface Run {
   seen_at?: string;
   /** The git worktree the run works in, when it asked for one. */
   worktree?: Worktree;
+  /** What its conversation used of its model (GET /runs/{id}, live runs in the list). */
+  usage?: Usage;
 }
 
 /** Worktree (conv.Worktree): the run's own git worktree and branch. */
@@ -297,6 +359,8 @@ export interface StartRequest {
   permission_mode?: string;
   /** Work in a new git worktree of the folder's repository, on a branch of its own. */
   worktree?: boolean;
+  /** Files for the first prompt, staged with api.upload(null, …). */
+  uploads?: string[];
 }
 
 export interface Session {
@@ -340,6 +404,19 @@ export interface ProviderInfo {
   attach?: boolean;
   /** A run may start without a first prompt (the form asks for one otherwise). */
   prompt_optional?: boolean;
+  /** The CLI takes photos and files with a prompt. */
+  attachments?: boolean;
+  /** The modes a live run can be switched to while it waits for input. */
+  switch_modes?: string[];
+  /** The models a live run can be switched to. */
+  models?: ModelChoice[];
+}
+
+/** ModelChoice is conv.ModelChoice: a model a run can switch to. */
+export interface ModelChoice {
+  value: string;
+  label: string;
+  help?: string;
 }
 
 /** GET /sessions (httpapi.SessionList): one page, newest first. */
@@ -548,6 +625,37 @@ export async function call<T>(method: "GET" | "POST" | "DELETE", path: string, b
   return data as T;
 }
 
+/**
+ * upload sends a file's bytes as they are (the server sniffs their type
+ * and names the file itself): to run `runId`, or staged for a run about to
+ * start when null.
+ */
+async function upload(runId: string | null, file: Blob, name: string): Promise<Upload> {
+  const path = (runId ? `/runs/${enc(runId)}/uploads` : "/uploads") + qs({ name });
+  let res: Response;
+  try {
+    res = await fetch(base + path, {
+      method: "POST",
+      headers: { Accept: "application/json", "X-CSRF-Token": csrf, "Content-Type": file.type || "application/octet-stream" },
+      credentials: "same-origin",
+      body: file,
+    });
+  } catch {
+    throw new ApiError(0, "cannot reach the lab server");
+  }
+  const data = (await res.json().catch(() => undefined)) as (Upload & { error?: string }) | undefined;
+  if (!res.ok) {
+    if (res.status === 401) unauthorizedListeners.forEach((fn) => fn());
+    throw new ApiError(res.status, data?.error ?? `${res.status} ${res.statusText}`);
+  }
+  return data as Upload;
+}
+
+/** attachmentURL is where image n of message seq of a run's (or a history session's) chat is served. */
+export function attachmentURL(kind: "runs" | "sessions", id: string, seq: number, n: number): string {
+  return `${base}/${kind}/${encodeURIComponent(id)}/attachments/${seq}/${n}`;
+}
+
 function qs(params: Record<string, string | number | undefined>): string {
   const u = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) {
@@ -598,10 +706,20 @@ export const api = {
   stopRun: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/stop`),
   runMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/runs/${enc(id)}/messages${qs({ ...q })}`),
+  run: (id: string) => call<Run>("GET", `/runs/${enc(id)}`),
   /** reply and answer take a key that makes every attempt of one reply or answer land once. */
-  reply: (id: string, text: string, key = "") => call<unknown>("POST", `/runs/${enc(id)}/reply`, { text }, false, key),
+  reply: (id: string, text: string, uploads?: string[], key = "") =>
+    call<unknown>("POST", `/runs/${enc(id)}/reply`, uploads?.length ? { text, uploads } : { text }, false, key),
+  upload,
   interrupt: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/interrupt`),
   answer: (id: string, a: Answer, key = "") => call<unknown>("POST", `/runs/${enc(id)}/answer`, a, false, key),
+  commands: async (id: string): Promise<Command[]> =>
+    (await call<{ commands: Command[] | null }>("GET", `/runs/${enc(id)}/commands`)).commands ?? [],
+  /** runCommand runs a slash command as typed at the CLI's prompt. */
+  runCommand: (id: string, name: string, args?: string) =>
+    call<unknown>("POST", `/runs/${enc(id)}/command`, args ? { name, args } : { name }),
+  setMode: (id: string, mode: string) => call<unknown>("POST", `/runs/${enc(id)}/mode`, { mode }),
+  setModel: (id: string, model: string) => call<unknown>("POST", `/runs/${enc(id)}/model`, { model }),
   /** seen says this page shows the run's chat now: a finished turn drops to "seen". */
   seen: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/seen`),
 

@@ -52,7 +52,7 @@ function settle(key: string, error?: ApiError): void {
 
 /** post makes one attempt; it throws ApiError. */
 async function post(i: OutItem): Promise<void> {
-  if (i.kind === "reply") await api.reply(i.run, i.text!, i.key);
+  if (i.kind === "reply") await api.reply(i.run, i.text!, i.uploads, i.key);
   else await api.answer(i.run, i.answer!, i.key);
 }
 
@@ -75,9 +75,9 @@ async function first(i: OutItem): Promise<"sent" | "queued"> {
   }
 }
 
-/** sendReply sends a reply now, or keeps it until the connection is back. */
-export function sendReply(run: string, text: string): Promise<"sent" | "queued"> {
-  return first({ key: newKey(), run, kind: "reply", text, at: Date.now(), status: "waiting" });
+/** sendReply sends a reply (with the run's uploads it names) now, or keeps it until the connection is back. */
+export function sendReply(run: string, text: string, uploads?: string[]): Promise<"sent" | "queued"> {
+  return first({ key: newKey(), run, kind: "reply", text, ...(uploads?.length ? { uploads } : {}), at: Date.now(), status: "waiting" });
 }
 
 /**

@@ -41,3 +41,10 @@ export function manyProviders(): boolean {
   if (!list()) void loadProviders().catch(() => {});
   return (list()?.length ?? 0) > 1;
 }
+
+/** providerInfo is what the server says of a provider, undefined until the list arrives. */
+export function providerInfo(name: string | undefined): ProviderInfo | undefined {
+  if (!name) return undefined;
+  if (!list()) void loadProviders().catch(() => {});
+  return list()?.find((p) => p.name === name);
+}

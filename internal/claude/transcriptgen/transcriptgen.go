@@ -40,6 +40,9 @@ func Default() Options {
 	return Options{Size: 100 << 20, Seed: 1, HugeBlobs: 2, HugeBlobBytes: 12 << 20, MaxOutput: 1 << 20}
 }
 
+// gen is a generator in progress: what every generator carries (foldgen.Gen)
+// and a transcript's own ids and counters (uuids chained by parentUuid,
+// tool_use ids, message ids); a rollout's differ.
 type gen struct {
 	foldgen.Gen
 	opt     Options

@@ -36,6 +36,9 @@ func Default() Options {
 	return Options{Size: 100 << 20, Seed: 1, MaxOutput: 1 << 20}
 }
 
+// gen is a generator in progress: what every generator carries (foldgen.Gen)
+// and a rollout's own ids and counters (ordinals, call ids, item ids); a
+// transcript's differ.
 type gen struct {
 	foldgen.Gen
 	opt     Options

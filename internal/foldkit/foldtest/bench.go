@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // The fold benchmarks of both adapters, on a generated file in their
@@ -45,11 +47,29 @@ func BenchSize(b *testing.B) int64 {
 	return mb << 20
 }
 
+// cpuTime is the CPU time the process has used so far, user and system,
+// every thread's (the GC's too).
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU time per operation since start as cpu-ns/op:
+// on a machine whose cores other work shares, wall time per operation
+// grows with the load; CPU time much less.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+}
+
 // Cold folds the whole data from memory, fed in 256 KB pieces as the file
 // reader feeds it; a generated file folds without a skipped line.
 func (h Harness[F]) Cold(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
+	defer reportCPU(b, cpuTime(b))
 	for b.Loop() {
 		f := h.New()
 		for p := data; len(p) > 0; {
@@ -80,6 +100,7 @@ func (h Harness[F]) ColdFile(b *testing.B, gen func(hugeLines bool) []byte) {
 			}
 			b.SetBytes(int64(len(data)))
 			b.ResetTimer()
+			defer reportCPU(b, cpuTime(b))
 			for b.Loop() {
 				file, err := os.Open(path)
 				if err != nil {
@@ -108,6 +129,7 @@ func (h Harness[F]) Append(b *testing.B, gen func(size int64) []byte, makeLines 
 			f.Write(gen(size))
 			lines := makeLines(b)
 			b.ResetTimer()
+			defer reportCPU(b, cpuTime(b))
 			i := 0
 			for b.Loop() {
 				f.Write(lines[i%len(lines)])

@@ -11,6 +11,7 @@
 //	             under appends, ReadFrom == Write
 //	fuzz.go      the split fuzz target's body, the stream's invariants
 //	bench.go     cold folds from memory and from a file, one appended line
+//	attach.go    a message's attachments, images found where the fold says
 //
 // Only tests import it.
 package foldtest

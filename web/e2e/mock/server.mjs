@@ -147,6 +147,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
   let lockedFor = 0; // seconds a login is refused for (429), 0 when not
   let interrupts = []; // run ids interrupted, for assertions
   let seenReports = []; // run ids reported seen, for assertions
+  let delays = {}; // API path -> ms its GET waits before answering
   let external = [];
   const demoScenarios = [
     { keyword: "lab:single", summary: "one single-select question" },
@@ -166,6 +167,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
     answers = [];
     interrupts = [];
     seenReports = [];
+    delays = {};
     external = [];
     scenarios = demoScenarios;
     devices.clear();
@@ -277,6 +279,10 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
   /** control lets a test change the world: add a dialog, back-patch, etc. */
   const control = {
     reset: () => reset(),
+    // Answer GET path (an API path such as "/providers") after ms.
+    delay: ({ path, ms }) => {
+      delays[path] = ms;
+    },
     // No runs at all, as on a fresh server.
     clear: () => runs.clear(),
     // Append n assistant messages to a run.
@@ -343,6 +349,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
       }
       if (p.startsWith("/api/v1/")) {
         const api = p.slice(7);
+        if (req.method === "GET" && delays[api]) await new Promise((ok) => setTimeout(ok, delays[api]));
         if (api === "/auth/status") {
           return send(res, 200, { setup_needed: setupToken !== "", logged_in: authed(req), csrf_token: logins.get(loginOf(req)) });
         }
@@ -503,6 +510,8 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
           });
         }
         if (api === "/external-sessions") return send(res, 200, { sessions: external });
+        // As a lab without peers answers (httpapi.PeerList).
+        if (api === "/peers" && req.method === "GET") return send(res, 200, { machine: "mock", peers: [] });
         if (api === "/folders") {
           // As the picker's server: recent folders first, then git repositories.
           const all = [

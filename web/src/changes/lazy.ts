@@ -1,24 +1,12 @@
-// The changes sheet's door in the app's first download: it loads the
-// sheet's chunk on first use (a dynamic import, no lazy() or Suspense,
-// which would add to that download).
+// The changes sheet's door in the app's first download (see lazysheet).
 
-import { createSignal, type Component } from "solid-js";
+import { lazySheet } from "../components/lazysheet";
 import type { SheetProps } from "./ChangesSheet";
 
-const [sheet, setSheet] = createSignal<Component<SheetProps>>();
-let loading: Promise<void> | undefined;
+const door = lazySheet<SheetProps>(() => import("./ChangesSheet"));
 
 /** changesSheet is the sheet's component once loaded; calling loadChangesSheet starts that. */
-export const changesSheet = sheet;
+export const changesSheet = door.sheet;
 
 /** loadChangesSheet fetches the sheet's chunk (once). */
-export function loadChangesSheet(): Promise<void> {
-  loading ??= import("./ChangesSheet").then(
-    (m) => void setSheet(() => m.default),
-    (e) => {
-      loading = undefined; // offline: a later tap tries again
-      throw e;
-    },
-  );
-  return loading;
-}
+export const loadChangesSheet = door.load;

@@ -5,10 +5,15 @@
 // - state question but no structured dialog: a locked note, plus Interrupt;
 // - ended: a note;
 // - otherwise a multi-line composer (Enter sends with a fine pointer, the
-//   button sends on phones) and Interrupt while the agent works.
+//   button sends on phones) and Interrupt while the agent works. With
+//   slash set, a "/" opens the run's command menu above it, and Send runs
+//   a listed command instead of sending it as text (steer/SlashMenu.tsx).
 
 import { createSignal, Match, Show, Switch } from "solid-js";
-import { isOffline, type State } from "../api";
+import { isOffline, type Command, type State, type Upload } from "../api";
+import { fill, route } from "../lib/slash";
+import { slashMenu } from "../steer/lazy";
+import { AttachButton, AttachChips, createAttachments } from "./ComposerAttach";
 import { ConfirmInterrupt } from "./ConfirmInterrupt";
 
 export interface ComposerProps {
@@ -16,9 +21,23 @@ export interface ComposerProps {
   /** Out of touch with lab: the state is only the last known. */
   stale?: boolean;
   pending: boolean;
-  onReply: (text: string) => Promise<void>;
+  /** uploads are the ids of the files attached to the reply. */
+  onReply: (text: string, uploads?: string[]) => Promise<void>;
+  /** upload sends a file for the next reply; attach says the CLI takes files (default true when upload is set). */
+  upload?: (f: File) => Promise<Upload>;
+  attach?: boolean;
   onInterrupt: () => Promise<void>;
   onShowCard: () => void;
+  slash?: Slash;
+}
+
+/** Slash is what the composer needs for slash commands. */
+export interface Slash {
+  /** The run's commands, null until loaded. */
+  commands: () => Command[] | null;
+  /** prepare loads the menu and the commands, before the first "/". */
+  prepare: () => void;
+  run: (name: string, args: string) => Promise<void>;
 }
 
 const finePointer = () => typeof matchMedia === "function" && matchMedia("(pointer: fine)").matches;
@@ -27,6 +46,8 @@ export function Composer(props: ComposerProps) {
   const [text, setText] = createSignal("");
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal("");
+  const att = props.upload ? createAttachments(props.upload) : undefined;
+  const ready = () => (text().trim() !== "" || (att?.ids().length ?? 0) > 0) && !att?.uploading();
 
   async function act(fn: () => Promise<void>) {
     setBusy(true);
@@ -46,12 +67,18 @@ export function Composer(props: ComposerProps) {
 
   let box: HTMLTextAreaElement | undefined;
 
-  async function send() {
+  async function send(asText = false) {
     const t = text();
-    if (t.trim() === "" || busy()) return;
-    if (await act(() => props.onReply(t))) {
+    if (!ready() || busy()) return;
+    const ids = att?.ids();
+    // A listed slash command goes to the command path (never with files);
+    // anything else, files included, is a reply.
+    const r = props.slash && !asText && !ids?.length ? route(props.slash.commands(), t) : ({ kind: "text" } as const);
+    const deliver = r.kind === "command" ? () => props.slash!.run(r.command.name, r.args) : () => props.onReply(t, ids);
+    if (await act(deliver)) {
       // Back to one line, and the keyboard stays up for the next reply.
       setText("");
+      att?.clear();
       if (box) {
         box.value = "";
         box.style.height = "";
@@ -92,7 +119,26 @@ export function Composer(props: ComposerProps) {
           </div>
         </Match>
         <Match when={true}>
-          <div class="compose" data-composer="open">
+          <Show when={props.slash && text().startsWith("/") && slashMenu()}>
+            {(Menu) => {
+              const M = Menu();
+              return (
+                <M
+                  commands={props.slash!.commands()}
+                  text={text()}
+                  busy={busy()}
+                  onPick={(c) => {
+                    setText(fill(c));
+                    box?.focus();
+                  }}
+                  onSendAsText={() => void send(true)}
+                />
+              );
+            }}
+          </Show>
+          <Show when={att}>{(a) => <AttachChips att={a()} />}</Show>
+          <div class="compose" data-composer="open" onDragOver={(e) => att && e.preventDefault()} onDrop={(e) => att?.drop(e)}>
+            <Show when={props.attach !== false ? att : undefined}>{(a) => <AttachButton att={a()} disabled={busy()} />}</Show>
             <textarea
               name="reply"
               rows={1}
@@ -100,10 +146,13 @@ export function Composer(props: ComposerProps) {
               placeholder={props.stale ? "Reply (sent when lab is back)…" : props.state === "working" ? "Queue a reply…" : "Reply…"}
               value={text()}
               readOnly={busy()}
+              onFocus={() => props.slash?.prepare()}
               onInput={(e) => {
                 setText(e.currentTarget.value);
+                if (e.currentTarget.value.startsWith("/")) props.slash?.prepare();
                 grow(e.currentTarget);
               }}
+              onPaste={(e) => att?.paste(e)}
               onKeyDown={(e) => {
                 if (e.key === "Enter" && !e.shiftKey && !e.isComposing && finePointer()) {
                   e.preventDefault();
@@ -116,11 +165,11 @@ export function Composer(props: ComposerProps) {
               <Show when={props.state === "working"}>{interrupt}</Show>
               <button
                 class="btn primary"
-                disabled={busy() || text().trim() === ""}
+                disabled={busy() || !ready()}
                 // Tapping Send must not move the focus off the textarea,
                 // or the phone's keyboard would drop after every reply.
                 onPointerDown={(e) => e.preventDefault()}
-                onClick={send}
+                onClick={() => send()}
                 data-action="send"
               >
                 Send

@@ -50,7 +50,8 @@ export function LiveTail(props: { conv: Conversation; queue: ReplyQueue; runId: 
         {(i) => (
           <div class="msg user queued" classList={{ failed: i.status === "failed" }} data-outbox={i.status}>
             <div class="bubble">
-              {i.text}
+              {i.text || ""}
+              <Show when={i.uploads?.length}>{(n) => <span class="muted"> {n() === 1 ? "1 attachment" : `${n()} attachments`}</span>}</Show>
               <span class="queued-tag">{i.status === "failed" ? "not sent" : i.status === "sending" ? "sending" : "waits for the connection"}</span>
             </div>
             <Show when={i.status === "failed"}>

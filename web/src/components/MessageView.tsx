@@ -7,6 +7,7 @@ import { createSignal, Match, Show, Switch } from "solid-js";
 import type { Message, ToolCall } from "../api";
 import { bytes } from "../lib/format";
 import { inputParts } from "../lib/toolparts";
+import { Attachments } from "./Attachments";
 import { CopyButton } from "./CopyButton";
 import { decisionText } from "../lib/permission";
 import { DialogSummary } from "./DialogSummary";
@@ -18,7 +19,12 @@ export function MessageView(props: { m: Message }) {
     <Switch fallback={null}>
       <Match when={m().kind === "text" && m().role === "user"}>
         <div class="msg user" data-seq={m().seq}>
-          <div class="bubble">{m().text}</div>
+          <Show when={m().text}>
+            <div class="bubble">{m().text}</div>
+          </Show>
+          <Show when={m().attachments?.length}>
+            <Attachments seq={m().seq} items={m().attachments!} />
+          </Show>
         </div>
       </Match>
       <Match when={m().kind === "text"}>

@@ -4,7 +4,7 @@
 // refetch); this file only sequences requests and holds signals.
 
 import { batch, createEffect, createSignal, on, onCleanup } from "solid-js";
-import { ApiError, type Dialog, type Lifecycle, type LiveText, type Message, type Page, type Partial, type Progress, type State, type WindowQuery } from "../api";
+import { ApiError, type Dialog, type Lifecycle, type LiveText, type Message, type Page, type Partial, type Progress, type Settings, type State, type Usage, type WindowQuery } from "../api";
 import { connected, subscribe } from "../events";
 import { mergePartials } from "../lib/live";
 import { prerenderMarkdown } from "../lib/markdown";
@@ -46,8 +46,12 @@ export function createConversation(src: Source) {
   const [state, setState] = createSignal<State | null>(null);
   const [pending, setPending] = createSignal<Dialog | null>(null);
   const [progress, setProgress] = createSignal<Progress | null>(null);
+  // The permission mode and model a live run uses now.
+  const [settings, setSettings] = createSignal<Settings | null>(null);
   // A problem the CLI's screen shows that the stream cannot.
   const [alert, setAlert] = createSignal<Lifecycle | null>(null);
+  // What the conversation used of its model (the meter).
+  const [usage, setUsage] = createSignal<Usage | null>(null);
   const [error, setError] = createSignal("");
   // The conversation does not exist (404): the screen shows not found.
   const [notFound, setNotFound] = createSignal(false);
@@ -85,6 +89,8 @@ export function createConversation(src: Source) {
       setPending(page.pending_dialog && page.pending_dialog.outcome == null ? page.pending_dialog : null);
       setProgress(page.state === "working" ? (page.progress ?? null) : null);
       setAlert(page.alert ?? null);
+      setSettings(page.settings ?? null);
+      setUsage(page.usage ?? null);
       setLive(page.state === "working" ? (page.live_text ?? null) : null);
       setPartials((cur) => mergePartials(replace ? [] : cur, page.partials ?? []));
     });
@@ -216,5 +222,5 @@ export function createConversation(src: Source) {
 
   void refresh();
 
-  return { win, state, pending, alert, progress, live, partials, fresh, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
+  return { win, state, pending, alert, progress, settings, usage, live, partials, fresh, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
 }

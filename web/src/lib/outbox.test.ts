@@ -24,9 +24,12 @@ describe("outbox", () => {
       { key: "k2", run: "r1", kind: "reply", text: "hi", at: 2, status: "failed", error: "409" },
       { key: "k3", run: "r1", kind: "reply", at: 3, status: "waiting" }, // no text
       { kind: "reply", text: "x" }, // no key
+      { key: "k4", run: "r1", kind: "reply", text: "see", uploads: ["u1"], at: 4, status: "waiting" },
+      { key: "k5", run: "r1", kind: "reply", text: "see", uploads: [5], at: 5, status: "waiting" }, // not ids
     ];
     const got = parseStored(JSON.stringify(kept));
-    expect(got.map((i) => `${i.key}:${i.status}`)).toEqual(["k:waiting", "k2:failed"]);
+    expect(got.map((i) => `${i.key}:${i.status}`)).toEqual(["k:waiting", "k2:failed", "k4:waiting"]);
+    expect(got[2]!.uploads).toEqual(["u1"]);
     expect(parseStored("not json")).toEqual([]);
     expect(parseStored(null)).toEqual([]);
   });

@@ -19,8 +19,9 @@ export interface OutItem {
   key: string;
   run: string;
   kind: OutKind;
-  /** A reply's text. */
+  /** A reply's text, and the ids of the run's uploads it carries. */
   text?: string;
+  uploads?: string[];
   /** An answer, and what its dialog asked (for messages). */
   answer?: Answer;
   about?: string;
@@ -50,6 +51,7 @@ export function parseStored(raw: string | null): OutItem[] {
   const out: OutItem[] = [];
   for (const x of data as Partial<OutItem>[]) {
     if (!x || typeof x.key !== "string" || typeof x.run !== "string" || typeof x.at !== "number") continue;
+    if (x.uploads !== undefined && !(Array.isArray(x.uploads) && x.uploads.every((u) => typeof u === "string"))) continue;
     if (x.kind === "reply" && typeof x.text === "string") out.push({ ...(x as OutItem), status: x.status === "failed" ? "failed" : "waiting" });
     else if (x.kind === "answer" && x.answer && typeof x.answer.tool_id === "string")
       out.push({ ...(x as OutItem), status: x.status === "failed" ? "failed" : "waiting" });

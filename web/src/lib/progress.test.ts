@@ -16,4 +16,7 @@ describe("progress", () => {
     expect(toolLine({ since: "" })).toBe("");
     expect(toolLine(null)).toBe("");
   });
+  it("names the slash command the CLI works on", () => {
+    expect(toolLine({ since: "", command: "/compact" })).toBe("/compact");
+  });
 });

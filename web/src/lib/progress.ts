@@ -13,10 +13,10 @@ export function elapsed(since: string | undefined, now: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
-/** toolLine names the running tool and its input on one line. */
+/** toolLine names the running tool and its input on one line, else the slash command the CLI works on. */
 export function toolLine(p: Progress | null | undefined): string {
   const t = p?.tool;
-  if (!t) return "";
+  if (!t) return p?.command ?? "";
   const input = t.input.replace(/\s+/g, " ").trim();
   return input ? `${t.name} ${input}` : t.name;
 }

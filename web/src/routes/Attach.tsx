@@ -9,6 +9,7 @@ import { createSignal, For, onCleanup, onMount, Show } from "solid-js";
 import { api, type ExternalSession } from "../api";
 import { Header } from "../components/Header";
 import { baseName } from "../lib/format";
+import { providerLabel } from "../providers";
 import { navigate } from "../router";
 import { manyMachines } from "../machines";
 import "../styles/attach.css";
@@ -76,7 +77,14 @@ export function Attach() {
                             {s.machine}
                           </span>{" "}
                         </Show>
-                        {s.cwd} · <span class="mono">{s.session_id.slice(s.session_id.indexOf("~") + 1).slice(0, 8)}</span>
+                        <span class="provider" data-provider={s.provider}>
+                          {providerLabel(s.provider)}
+                        </span>{" "}
+                        · {s.cwd}
+                        <Show when={s.session_id}>
+                          {" "}
+                          · <span class="mono">{s.session_id.slice(s.session_id.indexOf("~") + 1).slice(0, 8)}</span>
+                        </Show>
                       </div>
                       <div class="ext-where">
                         <span class="tag" classList={{ waiting: !!s.pending || s.status === "waiting" }} data-status>

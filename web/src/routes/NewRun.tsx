@@ -6,6 +6,7 @@
 
 import { createSignal, For, onMount, Show } from "solid-js";
 import { api, type Machine, type ProviderInfo, type Run, type Scenario, type Session } from "../api";
+import { AttachButton, AttachChips, createAttachments } from "../components/ComposerAttach";
 import { DemoScenarios } from "../components/DemoScenarios";
 import { FolderPicker } from "../components/FolderPicker";
 import { Header } from "../components/Header";
@@ -50,9 +51,15 @@ export function NewRun() {
   const needsPrompt = () => !current().prompt_optional && prompt().trim() === "";
   const [error, setError] = createSignal("");
   const [busy, setBusy] = createSignal(false);
+  // Photos and files for the first prompt, staged until the run starts.
+  const att = createAttachments((f) => api.upload(null, f, f.name));
 
   /** local says the chosen machine is this lab (or none was chosen). */
-  const local = () => !machine() || !!machineList().find((m) => m.name === machine())?.local;
+  const local = () => isLocal(machine());
+  /** isLocal says a machine name is this lab: none chosen yet ("") or the list's local one. */
+  const isLocal = (name: string) => !name || !!machineList().find((m) => m.name === name)?.local;
+  /** sameMachine: "" (before the list arrived) and this lab's own name are one machine. */
+  const sameMachine = (a: string, b: string) => a === b || (isLocal(a) && isLocal(b));
 
   /** useMachine loads what the machine offers: its providers, and its recent folder. */
   function useMachine(name: string) {
@@ -63,7 +70,8 @@ export function NewRun() {
     const isLocal = local();
     (isLocal ? loadProviders() : api.providers(name))
       .then((ps) => {
-        if (machine() !== name) return;
+        // The list naming this lab meanwhile is no change of machine.
+        if (!sameMachine(machine(), name)) return;
         setProviders(ps);
         if (ps[0]) setProvider(ps[0].name);
       })
@@ -108,7 +116,7 @@ export function NewRun() {
 
   async function submit(e: Event) {
     e.preventDefault();
-    if (busy() || needsPrompt()) return;
+    if (busy() || needsPrompt() || att.uploading()) return;
     setBusy(true);
     setError("");
     try {
@@ -120,7 +128,9 @@ export function NewRun() {
         provider: current().name || undefined,
         worktree: worktree() || undefined,
         machine: local() ? undefined : machine(),
+        uploads: att.ids().length ? att.ids() : undefined,
       });
+      att.clear();
       remember(local() ? "" : machine(), cwd().trim());
       navigate(`/runs/${encodeURIComponent(run.id)}`, true);
     } catch (err) {
@@ -205,8 +215,24 @@ export function NewRun() {
           </label>
           <label>
             First prompt
-            <textarea name="prompt" rows={5} value={prompt()} onInput={(e) => setPrompt(e.currentTarget.value)} placeholder="What should the agent do?" />
+            <textarea
+              name="prompt"
+              rows={5}
+              value={prompt()}
+              onInput={(e) => setPrompt(e.currentTarget.value)}
+              onPaste={(e) => att.paste(e)}
+              onDrop={(e) => att.drop(e)}
+              placeholder="What should the agent do?"
+            />
           </label>
+          {/* Files are staged on this lab: a run on another machine takes them with a reply. */}
+          <Show when={current().attachments && local()}>
+            <div class="first-attach" data-testid="first-attach">
+              <AttachButton att={att} disabled={busy()} />
+              <span class="muted small">Photos or files for the first prompt</span>
+            </div>
+            <AttachChips att={att} />
+          </Show>
           <DemoScenarios provider={current().name} machine={local() ? undefined : machine()} onPick={pickScenario} />
           <label>
             Model
@@ -229,7 +255,7 @@ export function NewRun() {
               {error()}
             </p>
           </Show>
-          <button class="btn primary" type="submit" disabled={busy() || needsPrompt()} title="Start (Ctrl+Enter)">
+          <button class="btn primary" type="submit" disabled={busy() || needsPrompt() || att.uploading()} title="Start (Ctrl+Enter)">
             Start
           </button>
           <Show when={needsPrompt()}>

@@ -5,12 +5,14 @@
 import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
 import { api, type Dialog, type Run } from "../api";
 import { changesSheet, loadChangesSheet } from "../changes/lazy";
+import { AttachmentsOf } from "../components/Attachments";
 import { ChatPane } from "../components/ChatPane";
 import { CliNote } from "../components/CliVersion";
 import { Composer } from "../components/Composer";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
 import { LiveTail } from "../components/LiveTail";
+import { MeterBadge, MeterPanel } from "../components/Meter";
 import { NotFound } from "../components/NotFound";
 import { createReplyQueue } from "../components/queue";
 import { EndedBar, ReadOnlyBar } from "../components/RunBars";
@@ -21,9 +23,12 @@ import { onSent, outbox, sendAnswer, sendReply as send } from "../outbox";
 import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
 import { lastSeq } from "../lib/merge";
-import { providerLabel } from "../providers";
+import { providerInfo, providerLabel, providers } from "../providers";
 import { trackSeen } from "../seen";
 import { manyMachines } from "../machines";
+import { loadTerminalSheet, terminalSheet } from "../terminal/lazy";
+import { loadSettingsSheet, loadSlashMenu, runCommands, settingsSheet } from "../steer/lazy";
+import { SettingsStrip } from "../steer/strip";
 
 
 /** about is what a dialog asks, in a few words, for messages about its answer. */
@@ -41,6 +46,10 @@ export function RunChat(props: { id: string }) {
   const [confirming, setConfirming] = createSignal(false);
   const [stopError, setStopError] = createSignal("");
   const [changes, setChanges] = createSignal(false);
+  const [terminal, setTerminal] = createSignal(false);
+  const [steering, setSteering] = createSignal(false);
+  const commands = runCommands(props.id);
+  const [meter, setMeter] = createSignal(false);
   let showCard = () => {};
 
   async function loadRun() {
@@ -59,7 +68,7 @@ export function RunChat(props: { id: string }) {
     onCleanup(
       onSent((run, text) => {
         if (run !== props.id) return;
-        queue.add(text);
+        if (text.trim()) queue.add(text);
         conv.refresh();
       }),
     );
@@ -71,6 +80,15 @@ export function RunChat(props: { id: string }) {
   trackSeen(props.id, conv.state, () => lastSeq(conv.win()));
   const heading = () => runHeading(run());
   const attached = () => run()?.attached;
+  /** hasTerminal: a live run lab started, or an attached one in a pane lab verified. */
+  const hasTerminal = () => state() !== null && state() !== "ended" && !attached()?.read_only;
+  function openTerminal() {
+    setTerminal(true);
+    loadTerminalSheet().catch(() => setStopError("Could not load the terminal view: is lab reachable?"));
+  }
+  const provider = () => providers()?.find((p) => p.name === run()?.provider);
+  /** canSteer: a live run lab can type into, whose CLI can switch modes or models. */
+  const canSteer = () => state() !== "ended" && !attached()?.read_only && !!(provider()?.switch_modes?.length || provider()?.models?.length);
   /** agent names the run's CLI for people. */
   const agent = () => providerLabel(run()?.provider) || "agent CLI";
 
@@ -87,14 +105,14 @@ export function RunChat(props: { id: string }) {
   }
 
   /**
-   * sendReply sends the reply through the outbox: at once when in touch
-   * (a bubble until the transcript has it), else it waits there, shown,
-   * and goes when the connection is back. A refusal throws: the sender
-   * keeps the text and shows why.
+   * sendReply sends the reply (and the uploads it names) through the
+   * outbox: at once when in touch (a bubble until the transcript has it),
+   * else it waits there, shown, and goes when the connection is back. A
+   * refusal throws: the sender keeps the text and shows why.
    */
-  async function sendReply(t: string) {
+  async function sendReply(t: string, uploads?: string[]) {
     try {
-      if ((await send(props.id, t)) === "sent") queue.add(t);
+      if ((await send(props.id, t, uploads)) === "sent" && t.trim()) queue.add(t);
     } finally {
       conv.refresh(); // also tells the banner when lab is unreachable
     }
@@ -124,6 +142,11 @@ export function RunChat(props: { id: string }) {
               </span>{" "}
               ·{" "}
             </Show>
+            <Show when={conv.usage()}>
+              <MeterBadge usage={conv.usage()} open={meter()} onToggle={() => setMeter(!meter())} />
+              {" "}
+              ·{" "}
+            </Show>
             <Show when={run()?.provider}>
               <span class="provider" data-provider={run()!.provider}>
                 {providerLabel(run()!.provider)}
@@ -144,15 +167,22 @@ export function RunChat(props: { id: string }) {
         }
       >
         <button
-          class="btn"
+          class="btn glyph-btn"
           onClick={() => {
             setChanges(true);
             loadChangesSheet().catch(() => setStopError("Could not load the changes view: is lab reachable?"));
           }}
+          aria-label="Changes"
+          title="Changes"
           data-action="changes"
         >
-          Changes
+          ±
         </button>
+        <Show when={hasTerminal()}>
+          <button class="btn glyph-btn" onClick={openTerminal} aria-label="Terminal" title="Terminal" data-action="terminal">
+            &gt;_
+          </button>
+        </Show>
         <Show when={state() !== "ended"}>
           <button class="btn danger" onClick={() => setConfirming(!confirming())} aria-expanded={confirming()} data-action="stop">
             {attached() ? "Detach" : "Stop"}
@@ -160,6 +190,17 @@ export function RunChat(props: { id: string }) {
         </Show>
       </Header>
       <CliNote run={run()} />
+      <Show when={canSteer()}>
+        <SettingsStrip
+          provider={provider()}
+          settings={conv.settings()}
+          onOpen={() => {
+            setSteering(true);
+            loadSettingsSheet().catch(() => setStopError("Could not load the mode and model switch: is lab reachable?"));
+          }}
+        />
+      </Show>
+      <MeterPanel usage={conv.usage()} open={meter()} runId={props.id} live={state() !== "ended"} />
       <Show when={run()?.worktree}>
         {(w) => (
           <div class="muted small" style={{ padding: "2px 16px", "border-bottom": "1px solid var(--line)", "overflow-wrap": "anywhere" }} data-branch-strip>
@@ -185,9 +226,14 @@ export function RunChat(props: { id: string }) {
       </Show>
       <Show when={conv.alert()}>
         {(a) => (
-          <p class={`alert banner lv-${a().level}`} role="alert" data-alert>
+          <div class={`alert banner lv-${a().level}`} role="alert" data-alert>
             {a().text}
-          </p>
+            <Show when={hasTerminal()}>
+              <button class="btn" onClick={openTerminal} data-action="alert-terminal">
+                Open the terminal
+              </button>
+            </Show>
+          </div>
         )}
       </Show>
       {/* Out of touch: the banner under the header says so once. */}
@@ -197,14 +243,16 @@ export function RunChat(props: { id: string }) {
         </p>
       </Show>
       <RunFolder.Provider value={() => run()?.cwd}>
-        <ChatPane
-          conv={conv}
-          readOnly={false}
-          onAnswer={(a) => sendAnswer(props.id, a, about(conv.pending()))}
-          bindShowCard={(fn) => (showCard = fn)}
-          cardNote={cardNote}
-          footer={<LiveTail conv={conv} queue={queue} runId={props.id} stale={stale()} />}
-        />
+        <AttachmentsOf.Provider value={() => ({ kind: "runs", id: props.id })}>
+          <ChatPane
+            conv={conv}
+            readOnly={false}
+            onAnswer={(a) => sendAnswer(props.id, a, about(conv.pending()))}
+            bindShowCard={(fn) => (showCard = fn)}
+            cardNote={cardNote}
+            footer={<LiveTail conv={conv} queue={queue} runId={props.id} stale={stale()} />}
+          />
+        </AttachmentsOf.Provider>
       </RunFolder.Provider>
       <Switch>
         <Match when={state() === "ended"}>
@@ -217,14 +265,46 @@ export function RunChat(props: { id: string }) {
             stale={stale()}
             pending={!!conv.pending()}
             onReply={sendReply}
+            upload={(f) => api.upload(props.id, f, f.name)}
+            attach={providerInfo(run()?.provider)?.attachments !== false}
             onInterrupt={async () => {
               await api.interrupt(props.id);
               conv.refresh();
             }}
             onShowCard={() => showCard()}
+            slash={{
+              commands: commands.list,
+              prepare: () => {
+                loadSlashMenu().catch(() => {});
+                commands.load();
+              },
+              run: async (name, args) => {
+                try {
+                  await api.runCommand(props.id, name, args);
+                } finally {
+                  conv.refresh();
+                }
+              },
+            }}
           />
         </Match>
       </Switch>
+      <Show when={steering() && settingsSheet()}>
+        {(sheet) => {
+          const Sheet = sheet();
+          const after = () => conv.refresh();
+          return (
+            <Sheet
+              provider={provider()}
+              settings={conv.settings()}
+              state={state()}
+              onMode={(m) => api.setMode(props.id, m).then(after)}
+              onModel={(m) => api.setModel(props.id, m).then(after)}
+              onClose={() => setSteering(false)}
+            />
+          );
+        }}
+      </Show>
       <Show when={changes() && changesSheet()}>
         {(sheet) => {
           const Sheet = sheet();
@@ -237,6 +317,12 @@ export function RunChat(props: { id: string }) {
               onChanged={loadRun}
             />
           );
+        }}
+      </Show>
+      <Show when={terminal() && terminalSheet()}>
+        {(sheet) => {
+          const Sheet = sheet();
+          return <Sheet runId={props.id} title={heading().title} canType={!attached()?.read_only} onClose={() => setTerminal(false)} />;
         }}
       </Show>
     </div>

@@ -7,9 +7,11 @@
 import { createSignal, onMount, Show } from "solid-js";
 import { api, type Session } from "../api";
 import { changesSheet, loadChangesSheet } from "../changes/lazy";
+import { AttachmentsOf } from "../components/Attachments";
 import { ChatPane } from "../components/ChatPane";
 import { createConversation } from "../components/conversation";
 import { Header } from "../components/Header";
+import { MeterBadge, MeterPanel } from "../components/Meter";
 import { NotFound } from "../components/NotFound";
 import { sessionHeading } from "../lib/heading";
 import { historyBack } from "../lib/lastsearch";
@@ -23,6 +25,7 @@ export function SessionChat(props: { id: string }) {
   const [busy, setBusy] = createSignal(false);
   const [error, setError] = createSignal("");
   const [changes, setChanges] = createSignal(false);
+  const [meter, setMeter] = createSignal(false);
   onMount(async () => {
     try {
       setSession(await api.session(props.id));
@@ -53,6 +56,10 @@ export function SessionChat(props: { id: string }) {
           back={historyBack()}
           sub={
             <>
+              <Show when={conv.usage()}>
+                <MeterBadge usage={conv.usage()} open={meter()} onToggle={() => setMeter(!meter())} />
+                {" · "}
+              </Show>
               <Show when={session()?.provider}>
                 <span class="provider" data-provider={session()!.provider}>
                   {providerLabel(session()!.provider)}
@@ -74,12 +81,15 @@ export function SessionChat(props: { id: string }) {
             Files
           </button>
         </Header>
+        <MeterPanel usage={conv.usage()} open={meter()} />
         <Show when={conv.error()}>
           <p class="error banner" role="alert" data-banner>
             {conv.offline() ? "Offline: cannot reach the lab server." : conv.error()}
           </p>
         </Show>
-        <ChatPane conv={conv} readOnly={true} />
+        <AttachmentsOf.Provider value={() => ({ kind: "sessions", id: props.id })}>
+          <ChatPane conv={conv} readOnly={true} />
+        </AttachmentsOf.Provider>
         <footer class="composer">
           <Show when={error()}>
             <p class="error" role="alert">
