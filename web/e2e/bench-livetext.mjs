@@ -2,7 +2,8 @@
 // costs. The same slow turn (lab:slow, about 10 s of streaming) runs
 // twice, once while a client reads the run's messages every second (as
 // an open chat does; lab then reads the pane four times a second) and
-// once with nobody reading; for each, the CPU time lab and its tmux
+// once with nobody reading (after the last read's 15 s hold on the
+// pane reading ran out); for each, the CPU time lab and its tmux
 // server used during the turn (lab's own and its finished children's,
 // from /proc), and how many live text events lab sent.
 //
@@ -39,12 +40,8 @@ function pidOf(...parts) {
 
 const lab = await startLab();
 try {
-  const token = execFileSync(process.env.LAB_BIN, ["token", "create", "bench", "--state-dir", lab.state], { encoding: "utf8" }).match(/lab_[A-Za-z0-9_-]+/)[0];
-  const api = async (method, path, body) => {
-    const r = await fetch(lab.url + "/api/v1" + path, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
-    const t = await r.text();
-    return t ? JSON.parse(t) : null;
-  };
+  const call = lab.client("bench");
+  const api = async (method, path, body) => (await call(method, path, body)).body;
   const labPid = pidOf(process.env.LAB_BIN, lab.state);
   const cwd = join(lab.work, "bench");
   mkdirSync(cwd, { recursive: true });
@@ -55,10 +52,13 @@ try {
   // Events lab sends, counted from its stream.
   let live = 0;
   const ctrl = new AbortController();
-  const stream = fetch(lab.url + "/api/v1/events", { headers: { Authorization: `Bearer ${token}` }, signal: ctrl.signal }).then(async (r) => {
+  const stream = fetch(lab.url + "/api/v1/events", { headers: { Authorization: `Bearer ${call.token}` }, signal: ctrl.signal }).then(async (r) => {
     for await (const chunk of r.body) live += (Buffer.from(chunk).toString().match(/event: run\.live\.changed/g) ?? []).length;
   }).catch(() => {});
   for (const watched of [true, false]) {
+    // A read of the messages holds lab's pane reading for 15 s
+    // (internal/chat liveWatchTTL): let the last one run out first.
+    if (!watched) await new Promise((ok) => setTimeout(ok, 16000));
     live = 0;
     const before = { lab: cpu(labPid), tmux: cpu(tmuxPid), at: Date.now() };
     await api("POST", `/runs/${run.id}/reply`, { text: "lab:slow tell me" });

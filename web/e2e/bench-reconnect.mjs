@@ -11,13 +11,12 @@
 //
 //   make web build && LAB_BIN=$PWD/bin/lab node web/e2e/bench-reconnect.mjs [cut|silent] [cycles] [seconds away]
 
-import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { launch } from "./lib/browser.mjs";
 import { startLab } from "./lib/lab.mjs";
 import { startProxy } from "./lib/proxy.mjs";
-import { poll } from "./lib/util.mjs";
+import { poll, setup } from "./lib/util.mjs";
 
 const mode = process.argv[2] ?? "cut";
 const cycles = Number(process.argv[3] ?? 10);
@@ -27,18 +26,8 @@ const proxy = await startProxy(lab.port);
 const browser = await launch();
 try {
   const page = await browser.page();
-  const setupToken = await lab.setupToken();
-  await page.goto(`${proxy.url}/setup#token=${encodeURIComponent(setupToken)}`);
-  await page.locator('input[name="password"]').fill("correct horse battery staple");
-  await page.locator('input[name="confirm"]').fill("correct horse battery staple");
-  await page.getByRole("button", { name: "Set password" }).click();
-  await page.getByRole("heading", { name: "Runs" }).waitFor();
-  const token = execFileSync(process.env.LAB_BIN, ["token", "create", "bench", "--state-dir", lab.state], { encoding: "utf8" }).match(/lab_[A-Za-z0-9_-]+/)[0];
-  const api = async (method, path, body) => {
-    const r = await fetch(lab.url + "/api/v1" + path, { method, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
-    const t = await r.text();
-    return { status: r.status, body: t ? JSON.parse(t) : null };
-  };
+  await setup(page, lab, "correct horse battery staple", proxy.url);
+  const api = lab.client("bench");
   const cwd = join(lab.work, "bench");
   mkdirSync(cwd, { recursive: true });
   const run = (await api("POST", "/runs", { cwd, prompt: "lab:text hello" })).body;
@@ -46,6 +35,7 @@ try {
   const said = (t) => page.locator(".msg.assistant[data-seq]", { hasText: t });
   await said("You said: lab:text hello").waitFor({ timeout: 90000 });
   const took = [];
+  let early = 0;
   for (let i = 1; i <= cycles; i++) {
     await browser.context.setOffline(true);
     if (mode === "silent") proxy.silence();
@@ -55,12 +45,21 @@ try {
     await api("POST", `/runs/${run.id}/reply`, { text });
     await poll(async () => (await api("GET", `/runs/${run.id}/messages`)).body.messages.some((m) => m.role === "assistant" && m.text?.includes(text)), { timeout: 90000, what: "the answer" });
     await page.waitForTimeout(Math.max(0, awayMs - (Date.now() - away)));
+    // A page that shows the answer while still away was never out of
+    // touch: the cycle measures nothing.
+    if ((await said(`You said: ${text}`).count()) > 0) {
+      early++;
+      console.log(`cycle ${i}: the answer showed while the page was offline`);
+      await browser.context.setOffline(false);
+      continue;
+    }
     await browser.context.setOffline(false);
     const back = Date.now();
     await said(`You said: ${text}`).waitFor({ timeout: 180000 });
     took.push(Date.now() - back);
     console.log(`cycle ${i}: ${took[took.length - 1]} ms`);
   }
+  if (early) console.log(`${early} of ${cycles} cycles showed the answer while offline`);
   const s = [...took].sort((a, b) => a - b);
   const q = (p) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
   console.log(`${mode}: network back → view current after ${awayMs / 1000} s away: n=${s.length} p50=${q(0.5)} ms p95=${q(0.95)} ms max=${s[s.length - 1]} ms`);

@@ -14,19 +14,20 @@
 //   make web build && LAB_BIN=$PWD/bin/lab node --test web/e2e/resilience.test.mjs
 
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
 import { startLab } from "./lib/lab.mjs";
 import { startProxy } from "./lib/proxy.mjs";
-import { poll, shot } from "./lib/util.mjs";
+import { poll, setup, shot } from "./lib/util.mjs";
 
 const password = "correct horse battery staple";
 const slow = { timeout: 90000 };
 const heartbeatMs = 1000;
-let lab, proxy, browser, page, seen, token;
+let lab, proxy, browser, page, seen;
+/** api calls lab directly (not through the browser or the proxy) with a bearer token. */
+let api;
 /** Figures: network back → view current, per case (ms). */
 const backToCurrent = [];
 
@@ -37,14 +38,8 @@ before(async () => {
   page = await browser.page();
   page.setDefaultTimeout(60000);
   seen = watch(page);
-  const setupToken = await lab.setupToken();
-  await page.goto(`${proxy.url}/setup#token=${encodeURIComponent(setupToken)}`);
-  await page.locator('input[name="password"]').fill(password);
-  await page.locator('input[name="confirm"]').fill(password);
-  await page.getByRole("button", { name: "Set password" }).click();
-  await page.getByRole("heading", { name: "Runs" }).waitFor();
-  const out = execFileSync(process.env.LAB_BIN, ["token", "create", "e2e", "--state-dir", lab.state], { encoding: "utf8" });
-  token = out.match(/lab_[A-Za-z0-9_-]+/)[0];
+  await setup(page, lab, password, proxy.url);
+  api = lab.client();
 });
 after(async () => {
   if (backToCurrent.length) {
@@ -56,17 +51,6 @@ after(async () => {
   await proxy?.close();
   await lab?.stop();
 });
-
-/** api calls lab directly (not through the browser or the proxy) with a bearer token. */
-async function api(method, path, body) {
-  const r = await fetch(lab.url + "/api/v1" + path, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  return { status: r.status, body: text ? JSON.parse(text) : null };
-}
 
 /** startRun starts a Claude Code run through the API and opens its chat in the page (through the proxy). */
 async function startRun(name, prompt) {

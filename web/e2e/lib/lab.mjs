@@ -119,6 +119,27 @@ export async function startLab({ extraArgs = [] } = {}) {
       });
     },
     port,
+    /**
+     * client makes an API token named name (`lab token create`) and
+     * returns a function that calls lab's API with it directly, behind
+     * the browser's back: api(method, path, body) → {status, body}; the
+     * token is api.token.
+     */
+    client(name = "e2e") {
+      const out = spawnSync(bin, ["token", "create", name, "--state-dir", state], { encoding: "utf8" });
+      const token = out.stdout?.match(/lab_[A-Za-z0-9_-]+/)?.[0];
+      if (!token) throw new Error(`lab token create said: ${out.stdout}${out.stderr}`);
+      const api = async (method, path, body) => {
+        const r = await fetch(url + "/api/v1" + path, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await r.text();
+        return { status: r.status, body: text ? JSON.parse(text) : null };
+      };
+      return Object.assign(api, { token });
+    },
     /** restart stops the server as SIGTERM does (its runs keep running in tmux) and starts it again on the same port and state. */
     async restart() {
       if (!exited) {
