@@ -75,8 +75,8 @@ export function RunChat(props: { id: string }) {
   });
 
   const state = () => conv.state() ?? run()?.state ?? null;
-  /** stale: out of touch with lab, or not yet refetched since: what shows is the last known. */
-  const stale = () => !connected() || !conv.fresh();
+  /** stale: out of touch with lab (its stream down, or its reads failing), or not yet refetched since: what shows is the last known. */
+  const stale = () => !connected() || !conv.fresh() || conv.offline();
   trackSeen(props.id, conv.state, () => lastSeq(conv.win()));
   const heading = () => runHeading(run());
   const attached = () => run()?.attached;
@@ -236,11 +236,21 @@ export function RunChat(props: { id: string }) {
           </div>
         )}
       </Show>
-      {/* Out of touch: the banner under the header says so once. */}
+      {/* Out of touch: one quiet banner says so, the connection's under the header or, while only the reads fail, this one. */}
       <Show when={stopError() || (conv.error() && !(conv.offline() && !connected()))}>
-        <p class="error banner" role="alert" data-banner>
-          {stopError() || (conv.offline() ? "Offline: cannot reach the lab server. Retrying…" : conv.error())}
-        </p>
+        <Show
+          when={!stopError() && conv.offline()}
+          fallback={
+            <p class="error banner" role="alert" data-banner>
+              {stopError() || conv.error()}
+            </p>
+          }
+        >
+          <p class="conn-banner" role="status" data-banner>
+            <span class="spinner" aria-hidden="true" />
+            <span>Offline: cannot reach the lab server. Retrying… this may be out of date.</span>
+          </p>
+        </Show>
       </Show>
       <RunFolder.Provider value={() => run()?.cwd}>
         <AttachmentsOf.Provider value={() => ({ kind: "runs", id: props.id })}>
