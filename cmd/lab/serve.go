@@ -79,6 +79,9 @@ type serveConfig struct {
 	PushSubject string
 	// Machine is this lab's name, shown on its runs beside its peers'.
 	Machine string
+	// Heartbeat is how often the event stream says it is alive; clients
+	// take a stream silent for a few of them for dead (0: the default).
+	Heartbeat time.Duration
 	// UploadMaxMB bounds a file sent for an agent, in MiB.
 	UploadMaxMB int
 	// DemoModels, when set (by tests), hears the demo's scripted models
@@ -91,6 +94,14 @@ type demoModels struct {
 	Claude func(*fakeclaudeapi.Server)
 	Codex  func(*fakecodexapi.Server)
 }
+
+// The bounds of --heartbeat: often enough for a test to see a silent
+// stream noticed in seconds, seldom enough that a dead one is noticed
+// within a minute.
+const (
+	minHeartbeat = 100 * time.Millisecond
+	maxHeartbeat = 30 * time.Second
+)
 
 // envList collects repeated KEY=VALUE flags.
 type envList []string
@@ -136,6 +147,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.IntVar(&c.UploadMaxMB, "upload-max-mb", envInt(get("LAB_UPLOAD_MAX_MB", ""), uploads.DefaultMax>>20), "largest file (photo or other) sent for an agent, in MiB (env LAB_UPLOAD_MAX_MB); larger ones get 413")
 	fs.Var((*pathList)(&c.FolderRoots), "folder-roots", "colon-separated folders the new-run folder picker may list under (env LAB_FOLDER_ROOTS; default your home)")
 	fs.StringVar(&c.Machine, "machine", get("LAB_MACHINE", ""), "this lab's name, shown on its runs where a hub shows other labs' too (env LAB_MACHINE; default the host name)")
+	fs.DurationVar(&c.Heartbeat, "heartbeat", 0, "how often the event stream sends a heartbeat (env LAB_HEARTBEAT; default 10s); the web app reconnects a stream silent for 2.5 of them")
 	fs.StringVar(&c.LogLevel, "log-level", get("LAB_LOG_LEVEL", "info"), "debug, info, warn or error")
 	if err := parseFlags(fs, args, env); err != nil {
 		return c, err
@@ -153,6 +165,16 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 		if err := (*proxyList)(&c.TrustedProxies).Set(v); err != nil {
 			return c, fmt.Errorf("LAB_TRUSTED_PROXIES: %w", err)
 		}
+	}
+	if v := env.Getenv("LAB_HEARTBEAT"); v != "" && !explicitFlag(fs, "heartbeat") {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return c, fmt.Errorf("LAB_HEARTBEAT: %w", err)
+		}
+		c.Heartbeat = d
+	}
+	if c.Heartbeat != 0 && (c.Heartbeat < minHeartbeat || c.Heartbeat > maxHeartbeat) {
+		return c, fmt.Errorf("--heartbeat %s: want %s to %s", c.Heartbeat, minHeartbeat, maxHeartbeat)
 	}
 	if v := env.Getenv("LAB_FOLDER_ROOTS"); v != "" && len(c.FolderRoots) == 0 {
 		(*pathList)(&c.FolderRoots).Set(v)
@@ -332,6 +354,9 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		OnTurn:  chg.Turn,
 		Home:    c.Home,
 		Uploads: uploadsAPI{rs: rs, store: ups}.Resolve,
+		// Words a turn drew but its CLI never recorded (an interrupted
+		// Codex turn) are kept beside the transcripts.
+		Partials: db,
 		Actions: func(r conv.Run, drv agent.Driver, p chat.Pane, pending func(context.Context) (*conv.Dialog, error)) chat.Actions {
 			opts := chat.ActorOptions{}
 			// A reply left in the prompt by a lab that stopped mid-reply
@@ -390,7 +415,7 @@ func serve(ctx context.Context, c serveConfig, env Env, ready func(addr string))
 		// The demo's browsers may subscribe at a local stand-in service.
 		Push:   &push.Service{DB: db, Keys: keys, Notifier: notifier, AllowHTTP: c.Demo},
 		Logger: log, BaseURL: c.BaseURL, UI: webui.Handler(), AllowedHosts: hosts, TrustedProxies: c.TrustedProxies,
-		Scenarios: demoScenarios(c.Demo),
+		Scenarios: demoScenarios(c.Demo), Heartbeat: c.Heartbeat,
 	})
 	if err != nil {
 		ln.Close()

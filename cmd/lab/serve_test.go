@@ -446,7 +446,19 @@ func TestParseServeDefaults(t *testing.T) {
 	if g, err := parseServe(nil, envRoots, false); err != nil || fmt.Sprint(g.FolderRoots) != "[/x /y/z]" {
 		t.Fatalf("LAB_FOLDER_ROOTS: got %v, %v", g.FolderRoots, err)
 	}
-	for _, bad := range [][]string{{"--claude-env", "NOVALUE"}, {"extra"}, {"--log-level", "loud", "--nope"}} {
+	if c.Heartbeat != 0 {
+		t.Fatalf("heartbeat by default: %v; want 0 (the API's default)", c.Heartbeat)
+	}
+	if h, err := parseServe([]string{"--heartbeat", "1s"}, env, true); err != nil || h.Heartbeat != time.Second {
+		t.Fatalf("--heartbeat 1s: got %v, %v", h.Heartbeat, err)
+	}
+	hbEnv := Env{Stderr: io.Discard, Getenv: func(k string) string {
+		return map[string]string{"HOME": "/home/op", "LAB_HEARTBEAT": "2s"}[k]
+	}}
+	if h, err := parseServe(nil, hbEnv, false); err != nil || h.Heartbeat != 2*time.Second {
+		t.Fatalf("LAB_HEARTBEAT=2s: got %v, %v", h.Heartbeat, err)
+	}
+	for _, bad := range [][]string{{"--claude-env", "NOVALUE"}, {"extra"}, {"--log-level", "loud", "--nope"}, {"--heartbeat", "1ms"}, {"--heartbeat", "1h"}, {"--heartbeat", "soon"}} {
 		if _, err := parseServe(bad, env, false); err == nil {
 			t.Errorf("parseServe(%v) = nil error; want one", bad)
 		}

@@ -272,6 +272,12 @@ type Driver interface {
 	InterruptKey() string
 	// Look says what the CLI's screen shows, for the live overlay.
 	Look(capture string) Look
+	// Drawing returns the agent's words the screen shows being written
+	// in the current turn: the last thing drawn below the prompt, when it
+	// is text (not a tool call or a status line), its wrapped lines joined
+	// as far as the screen tells; "" when there is none. It may be words
+	// the transcript already holds: the live view checks.
+	Drawing(capture string) string
 	// Gate recognises the start-up screen asking whether to trust the
 	// folder cwd (shown when the CLI lost lab's trust entry) and returns
 	// the next key towards accepting it, checked against the cursor row;

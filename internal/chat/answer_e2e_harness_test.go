@@ -133,7 +133,7 @@ func startRunWith(t testing.TB, mode, prompt string, apiOpts fakeclaudeapi.Optio
 	drv := claudeDriver(version)
 	r.pane = &countingPane{TmuxPane: TmuxPane{Server: rig.Tmux, Target: r.target}}
 	r.events = &eventLog{}
-	r.live = newLive("run-1", claude.OpenSpool(spoolDir), claudeFold, r.pane.TmuxPane, drv, r.intents.Lookup, r.events, slog.New(slog.DiscardHandler))
+	r.live = newLive("run-1", claude.OpenSpool(spoolDir), claudeFold, r.pane.TmuxPane, drv, r.intents.Lookup, r.events, slog.New(slog.DiscardHandler), liveOpts{})
 	t.Cleanup(r.live.close)
 	r.actor = NewActor(r.pane, drv, r.pendingNow, r.intents, opts)
 	return r

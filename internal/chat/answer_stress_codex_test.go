@@ -93,7 +93,7 @@ func startCodexRun(t *testing.T) *codexRun {
 	rig.Spawn(r.target, codex.SpawnOptions{Hooks: hooks})
 	intents := NewIntents()
 	pane := TmuxPane{Server: rig.Tmux, Target: r.target}
-	r.live = newLive("run-c", codex.OpenSpool(spool), func() agent.Fold { return codex.NewFold() }, pane, codexDriver(), intents.Lookup, &eventLog{}, slog.New(slog.DiscardHandler))
+	r.live = newLive("run-c", codex.OpenSpool(spool), func() agent.Fold { return codex.NewFold() }, pane, codexDriver(), intents.Lookup, &eventLog{}, slog.New(slog.DiscardHandler), liveOpts{})
 	t.Cleanup(r.live.close)
 	r.actor = NewActor(pane, codexDriver(), func(context.Context) (*conv.Dialog, error) { d, _ := r.live.current(); return d, nil }, intents, e2eOpts(DefaultKeyDelay))
 	return r

@@ -35,7 +35,7 @@ func (s *Service) Attach(ctx context.Context, provider string, pid int) (conv.Ru
 	if err != nil {
 		return r, err
 	}
-	s.follow(r)
+	s.follow(r, false)
 	if s.pub != nil {
 		s.pub.Publish(conv.Event{Type: conv.EventRunChanged, RunID: r.ID, State: r.State})
 	}

@@ -17,7 +17,7 @@ func TestStopIdleStopsOnlyIdleRuns(t *testing.T) {
 	f := newLiveFixture(t) // run-1: its turn ended below
 	appendLines(t, f.transcript, lineUser("hello"), lineAssistantText("hi there", "end_turn"))
 	for _, id := range []string{"run-2", "run-3"} {
-		f.svc.follow(f.runner.add(id))
+		f.svc.follow(f.runner.add(id), false)
 	}
 	busy := filepath.Join(t.TempDir(), "sess-2.jsonl")
 	spoolEvent(t, f.runner.SpoolDir("run-2"), "SessionStart", map[string]any{"hook_event_name": "SessionStart", "session_id": "sess-2", "transcript_path": busy, "source": "startup"})

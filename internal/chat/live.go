@@ -30,6 +30,20 @@ type live struct {
 	log     *slog.Logger
 
 	intents func(toolID string) (*conv.Outcome, bool)
+	// opts is what lab knew of the run when it began following it.
+	opts liveOpts
+	// readyKicked: a refresh is asked for when a starting CLI becomes
+	// ready (ready.go).
+	readyKicked bool
+	worked      bool // the CLI has been seen working since it started
+	// draw is the reading of the words the CLI draws (livetext.go);
+	// liveShown what reads serve of them; kept the copies of words a
+	// turn drew but never recorded, for the current transcript.
+	draw      drawing
+	liveShown atomic.Pointer[conv.LiveText]
+	kept      []conv.Partial
+	keptAt    int           // a partial was kept after seq keptAt-1 since the last event
+	done      chan struct{} // closed by close
 
 	mu      sync.Mutex
 	view    *View
@@ -73,6 +87,7 @@ type live struct {
 // once published.
 type frame struct {
 	view     *View
+	partials []conv.Partial
 	state    conv.State
 	pending  *conv.Dialog
 	alert    *conv.Lifecycle
@@ -92,9 +107,25 @@ const (
 	restAfter = 5 * time.Second
 )
 
-func newLive(runID string, side agent.Side, newFold func() agent.Fold, pane Pane, drv agent.Driver, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger) *live {
+// liveOpts is what lab knows of a run as its live view starts.
+type liveOpts struct {
+	// transcript is the run's transcript as recorded (a resumed session's
+	// own), read until the side channel names one: a resumed Codex
+	// session names it only with its first turn.
+	transcript string
+	// fresh says the CLI was started just now (a new or resumed run, not
+	// one adopted at start-up): until its pane has shown a screen lab
+	// knows, it cannot take input, so a turn that ended is not yet the
+	// operator's (see ready.go).
+	fresh bool
+	// partials keeps the words a turn drew but never recorded (nil:
+	// memory only).
+	partials PartialStore
+}
+
+func newLive(runID string, side agent.Side, newFold func() agent.Fold, pane Pane, drv agent.Driver, intents func(string) (*conv.Outcome, bool), pub Publisher, log *slog.Logger, opts liveOpts) *live {
 	l := &live{runID: runID, side: side, newFold: newFold, pub: pub, log: log, intents: intents, state: conv.StateIdle,
-		look: newLooker(pane, drv), changed: time.Now()}
+		look: newLooker(pane, drv), changed: time.Now(), opts: opts, done: make(chan struct{})}
 	l.shown.Store(&frame{state: conv.StateIdle})
 	l.tail = newTailer(l.refresh, livePoll, restPoll, log)
 	l.tail.watch(side.Dir(), true)
@@ -102,8 +133,19 @@ func newLive(runID string, side agent.Side, newFold func() agent.Fold, pane Pane
 	return l
 }
 
-// close stops tailing.
-func (l *live) close() { l.tail.Close() }
+// close stops tailing and reading the pane, keeping a partial text that
+// waited for its grace.
+func (l *live) close() {
+	l.mu.Lock()
+	l.flushKeep(time.Now())
+	select {
+	case <-l.done:
+	default:
+		close(l.done)
+	}
+	l.mu.Unlock()
+	l.tail.Close()
+}
 
 // listenTurns has the run's turns reported to fn from now on; the run
 // started at since.
@@ -142,13 +184,18 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		l.log.Warn("read side channel", "run", l.runID, "err", err)
 	}
 	var ch Change
-	if st.TranscriptPath != "" && (l.view == nil || l.view.Path() != st.TranscriptPath) {
+	path := st.TranscriptPath
+	if path == "" {
+		path = l.opts.transcript
+	}
+	if path != "" && (l.view == nil || l.view.Path() != path) {
 		// A new session (start, or /clear): a new transcript and a new
 		// transcript_id; clients refetch from scratch.
-		l.view = NewView(st.TranscriptPath, l.newFold, l.intents)
+		l.view = NewView(path, l.newFold, l.intents)
 		// Its folder may not exist yet (the CLI writes the transcript
 		// with the first prompt, which the side channel reports first).
-		l.tail.watch(filepath.Dir(st.TranscriptPath), false)
+		l.tail.watch(filepath.Dir(path), false)
+		l.loadPartials()
 		ch.Changed, ch.Reset = true, true
 	}
 	if l.view != nil {
@@ -187,6 +234,7 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 			l.pending = d
 		}
 	}
+	l.state = l.readyState(l.state, now)
 	if again {
 		l.lookSoon()
 	}
@@ -194,6 +242,7 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 	l.tail.rest(l.atRest(now))
 	l.noteActivity(st, ch.Changed, now)
 	l.turns.observe(l.view, l.state)
+	l.afterRefresh(now)
 	l.publishFrame()
 
 	n, pendingID, alert := 0, "", ""
@@ -211,12 +260,21 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		warning = w.Text
 	}
 	runChanged := l.state != l.lastSeen.state || pendingID != l.lastSeen.pending || alert != l.lastSeen.alert
+	backpatch := ch.Backpatch
+	if k := l.keptAt; k > 0 {
+		// A partial was kept after seq k-1: clients read again from there.
+		l.keptAt = 0
+		if backpatch == 0 || k < backpatch {
+			backpatch = k
+		}
+		ch.Changed = true
+	}
 	if !ch.Changed && !runChanged && n == l.lastSeen.len && warning == l.lastSeen.warning {
 		return nil, false
 	}
 	l.lastSeen.len, l.lastSeen.state, l.lastSeen.pending, l.lastSeen.alert = n, l.state, pendingID, alert
 	l.lastSeen.warning = warning
-	return &conv.Event{Type: conv.EventMessagesChanged, RunID: l.runID, State: l.state, BackpatchSeq: ch.Backpatch}, runChanged
+	return &conv.Event{Type: conv.EventMessagesChanged, RunID: l.runID, State: l.state, BackpatchSeq: backpatch}, runChanged
 }
 
 // atRest reports whether nothing about the run can change but through its
@@ -303,7 +361,7 @@ func (l *live) stateFrom(st agent.SideState) conv.State {
 // publishFrame makes the state a refresh arrived at what reads serve.
 // Called with l.mu held.
 func (l *live) publishFrame() {
-	f := &frame{view: l.view, state: l.state, pending: l.pending.Clone(), progress: l.progressLocked(),
+	f := &frame{view: l.view, partials: l.kept, state: l.state, pending: l.pending.Clone(), progress: l.progressLocked(),
 		settings: l.settingsLocked(), lastAt: l.act.lastAt, preview: l.act.preview}
 	if l.view != nil {
 		f.usage = l.view.Usage()
@@ -343,6 +401,10 @@ func (l *live) snapshot(q conv.Query) conv.Page {
 		c := *f.settings
 		p.Settings = &c
 	}
+	if f.state == conv.StateWorking {
+		p.LiveText = liveFor(l.liveShown.Load(), p)
+	}
+	p.Partials = partialsIn(f.partials, q, p)
 	return p
 }
 

@@ -77,6 +77,7 @@ type looker struct {
 
 	lastLook    time.Time
 	known       bool      // the pane has shown a screen lab understands
+	knownAt     time.Time // when it first did
 	unknownFrom time.Time // when the current unknown screen was first seen
 	nudged      time.Time // an interrupt was sent: look now
 	idleMark    idleMark  // the transcript and prompt state when the pane showed the CLI idle
@@ -262,6 +263,14 @@ func (k *looker) remember(d *conv.Dialog) {
 	k.dressed[d.ToolID] = d
 }
 
+// sawKnown records that the pane shows a screen lab understands.
+func (k *looker) sawKnown(now time.Time) {
+	k.known, k.unknownFrom, k.alert = true, time.Time{}, nil
+	if k.knownAt.IsZero() {
+		k.knownAt = now
+	}
+}
+
 // planGoneState is the state of a conversation whose transcript shows a
 // plan pending that the pane no longer shows: the CLI's own, as the last
 // look at the pane saw it.
@@ -310,7 +319,7 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 	// An alert stays up until a look sees a screen lab understands, in
 	// whatever state the conversation went on to (the operator answered
 	// it at the terminal, and a quick turn ran since).
-	want := (!k.known && state == conv.StateIdle) || (state == conv.StateWorking && (quietFor >= lookQuiet || nudged)) ||
+	want := (!k.known && (state == conv.StateIdle || state == conv.StateNeedsInput)) || (state == conv.StateWorking && (quietFor >= lookQuiet || nudged)) ||
 		(waiting && running != nil) || watching || k.alert != nil
 	if !due || !want {
 		if watching && w.busy {
@@ -324,14 +333,14 @@ func (k *looker) overlay(state conv.State, mark idleMark, quietFor time.Duration
 		w.busy = look.Kind == agent.LookBusy
 		switch {
 		case w.busy:
-			k.known, k.unknownFrom, k.alert = true, time.Time{}, nil
+			k.sawKnown(now)
 			return conv.StateWorking, nil
 		case look.Kind == agent.LookPrompt && now.Sub(w.at) >= lookQuiet:
 			*w = commandWatch{} // done (or it never made the CLI work)
 		}
 	}
 	if look.Kind != agent.LookUnknown {
-		k.known, k.unknownFrom, k.alert = true, time.Time{}, nil
+		k.sawKnown(now)
 	}
 	k.warning = nil
 	if look.Kind == agent.LookBusy && state == conv.StateWorking {

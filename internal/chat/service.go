@@ -67,6 +67,7 @@ type Service struct {
 	actions   ActionsFactory
 	intents   func(toolID string) (*conv.Outcome, bool)
 	onTurn    TurnFunc
+	partials  PartialStore
 	home      string // the HOME runs get, where the operator's own commands are
 	uploads   UploadsFunc
 
@@ -95,6 +96,9 @@ type ServiceConfig struct {
 	// OnTurn, when set, hears where each followed run's turns stand (the
 	// snapshots of a run's folder are taken as its turns end).
 	OnTurn TurnFunc
+	// Partials keeps lab's copies of words a turn drew but its CLI never
+	// recorded (livetext.go); nil keeps them in memory only.
+	Partials PartialStore
 	// Home is the HOME runs get: where a CLI finds the operator's own
 	// slash commands.
 	Home string
@@ -118,7 +122,7 @@ func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
 	}
 	s := &Service{
 		runs: cfg.Runs, providers: map[string]agent.Provider{}, lib: cfg.Library, pub: cfg.Publish, log: cfg.Logger,
-		actions: cfg.Actions, intents: cfg.Intents, onTurn: cfg.OnTurn, home: cfg.Home, uploads: cfg.Uploads,
+		actions: cfg.Actions, intents: cfg.Intents, onTurn: cfg.OnTurn, partials: cfg.Partials, home: cfg.Home, uploads: cfg.Uploads,
 		lives: map[string]*live{}, drivers: map[string]agent.Driver{}, acts: map[string]Actions{},
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -131,7 +135,7 @@ func NewService(ctx context.Context, cfg ServiceConfig) (*Service, error) {
 	}
 	for _, r := range runs {
 		if r.State != conv.StateEnded {
-			s.follow(r)
+			s.follow(r, false)
 		}
 	}
 	go s.sweepLoop(cfg.SweepEvery)
@@ -156,7 +160,9 @@ func (s *Service) Close() {
 	}
 }
 
-func (s *Service) follow(r conv.Run) {
+// follow starts the live view of r; fresh says its CLI was started just
+// now (see liveOpts).
+func (s *Service) follow(r conv.Run, fresh bool) {
 	p, ok := s.providers[r.Provider]
 	if !ok {
 		s.log.Warn("follow run: unknown provider", "run", r.ID, "provider", r.Provider)
@@ -173,7 +179,7 @@ func (s *Service) follow(r conv.Run) {
 		return
 	}
 	drv := p.NewDriver(r.CLIVersion)
-	l := newLive(r.ID, side, p.NewFold, s.runs.Pane(r.ID), drv, s.intents, s.pub, s.log)
+	l := newLive(r.ID, side, p.NewFold, s.runs.Pane(r.ID), drv, s.intents, s.pub, s.log, liveOpts{transcript: r.TranscriptPath, fresh: fresh, partials: s.partials})
 	if s.onTurn != nil {
 		l.listenTurns(r.StartedAt, s.onTurn)
 	}
@@ -284,7 +290,7 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (conv.Run, e
 	if err != nil {
 		return r, err
 	}
-	s.follow(r)
+	s.follow(r, true)
 	s.overlay(&r)
 	if s.pub != nil {
 		s.pub.Publish(conv.Event{Type: conv.EventRunChanged, RunID: r.ID, State: r.State})
@@ -327,7 +333,20 @@ func (s *Service) Messages(ctx context.Context, id string, q conv.Query) (conv.P
 		return p, err
 	}
 	p.State, p.PendingDialog = conv.StateEnded, nil
+	if s.partials != nil {
+		if all, err := s.partials.Partials(ctx, path); err == nil {
+			p.Partials = partialsIn(all, q, p)
+		}
+	}
 	return p, nil
+}
+
+// Watch notes that a client shows the run's chat now: while it works, the
+// words its CLI draws are read and served for a while (livetext.go).
+func (s *Service) Watch(id string) {
+	if l := s.liveOf(id); l != nil {
+		l.watch(time.Now())
+	}
 }
 
 // actionsOf returns the Actions of a running run; EConflict once it ended.
@@ -386,7 +405,8 @@ func (s *Service) Answer(ctx context.Context, id string, a conv.Answer) error {
 
 // Reply sends the operator's text as the next message, with the run's
 // uploads named by uploads (see Actor.Reply). Unknown uploads: EInvalid,
-// before anything is typed.
+// before anything is typed. A run whose CLI is still starting gets it
+// once its input box shows (see ready.go).
 func (s *Service) Reply(ctx context.Context, id, text string, uploads ...string) error {
 	act, err := s.actionsOf(ctx, id)
 	if err != nil {
@@ -398,6 +418,11 @@ func (s *Service) Reply(ctx context.Context, id, text string, uploads ...string)
 			return conv.Errorf(conv.EInvalid, "this lab takes no uploads")
 		}
 		if files, err = s.uploads(ctx, id, uploads); err != nil {
+			return err
+		}
+	}
+	if l := s.liveOf(id); l != nil {
+		if err := l.waitReady(ctx); err != nil {
 			return err
 		}
 	}

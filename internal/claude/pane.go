@@ -433,11 +433,28 @@ var pastedRE = regexp.MustCompile(`^\[Pasted text #\d+(?: \+(\d+) lines)?\]$`)
 // when the pane shows no input box (a picker or permission prompt has the
 // focus, or the CLI is not up).
 func ParsePrompt(capture string) (PromptBox, bool) {
-	lines := strings.Split(strings.ReplaceAll(capture, "\r\n", "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRightFunc(l, unicode.IsSpace)
+	lines := clikit.PaneLines(capture)
+	top, bottom, ok := boxAt(lines)
+	if !ok {
+		return PromptBox{}, false
 	}
-	bottom := -1
+	var text []string
+	for k := top + 1; k < bottom; k++ {
+		l := lines[k]
+		if k == top+1 {
+			l = strings.TrimPrefix(l, cursorGlyph)
+		}
+		text = append(text, strings.TrimPrefix(l, "  "))
+	}
+	t := strings.Join(text, "\n")
+	return PromptBox{Text: strings.TrimPrefix(t, " ")}, true
+}
+
+// boxAt finds the input box: the lines between the last two full-width
+// separators at the bottom, the first starting with the ❯ prompt. It
+// returns the separators' lines.
+func boxAt(lines []string) (top, bottom int, ok bool) {
+	bottom = -1
 	for i := len(lines) - 1; i >= 0; i-- {
 		if isSeparator(lines[i]) && !strings.HasPrefix(lines[i], " ") {
 			if bottom < 0 {
@@ -445,21 +462,45 @@ func ParsePrompt(capture string) (PromptBox, bool) {
 				continue
 			}
 			if i+1 >= bottom || !strings.HasPrefix(lines[i+1], cursorGlyph) {
-				return PromptBox{}, false
+				return 0, 0, false
 			}
-			var text []string
-			for k := i + 1; k < bottom; k++ {
-				l := lines[k]
-				if k == i+1 {
-					l = strings.TrimPrefix(l, cursorGlyph)
-				}
-				text = append(text, strings.TrimPrefix(l, "  "))
-			}
-			t := strings.Join(text, "\n")
-			return PromptBox{Text: strings.TrimPrefix(t, " ")}, true
+			return i, bottom, true
 		}
 	}
-	return PromptBox{}, false
+	return 0, 0, false
+}
+
+// drawn is how the TUI draws a turn: below the echoed prompt, a block per
+// thing the agent does, "● " first (see clikit.Drawn).
+var drawn = clikit.Drawn{Echo: cursorGlyph + " ", Bullet: "● "}
+
+// toolCallRE matches a tool call's first line ("Bash(npm test)",
+// "Read(main.go)"), as drawn when the TUI does not fold it into a summary
+// under the words before it.
+var toolCallRE = regexp.MustCompile(`^[A-Z][A-Za-z]*\(`)
+
+// Drawing returns the agent's words the pane shows being written: the
+// last block below the echoed prompt and above the input box, when it is
+// text (not a tool call), unwrapped. "" when there is none. The TUI draws
+// only whole lines of a streaming text; a block it folded a tool's summary
+// into ("  Ran 1 shell command") reads as text too, which the live view
+// sorts out against the transcript.
+func Drawing(capture string) string {
+	lines := clikit.PaneLines(capture)
+	top, _, ok := boxAt(lines)
+	if !ok {
+		return ""
+	}
+	block, ok := drawn.LastBlock(lines[:top])
+	if !ok || toolCallRE.MatchString(block[0]) {
+		return ""
+	}
+	for _, l := range block[1:] {
+		if strings.HasPrefix(strings.TrimSpace(l), "⎿") {
+			return "" // a tool's output
+		}
+	}
+	return clikit.Unwrap(block)
 }
 
 // imageRE is how the box shows an attached image: "[Image #1]", the

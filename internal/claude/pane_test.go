@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lab/internal/clikit"
 )
 
 var updatePanes = flag.Bool("update-panes", false, "rewrite the panes/*.json goldens of every fixture set from the parser")
@@ -315,6 +317,9 @@ func FuzzParseScreen(f *testing.F) {
 		f.Add(string(b))
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		if d := Drawing(s); d != "" && !strings.Contains(clikit.Squash(s), clikit.Squash(strings.Fields(d)[0])) {
+			t.Fatalf("drawing %q: its first word is not on the pane", d)
+		}
 		scr := ParseScreen(s)
 		want := 1
 		for _, r := range scr.Rows {

@@ -239,6 +239,10 @@ func (driver) Look(capture string) agent.Look {
 	return agent.Look{Kind: agent.LookUnknown, Text: screenText(capture)}
 }
 
+// Drawing returns the agent's words the pane shows being written (see
+// Drawing).
+func (driver) Drawing(capture string) string { return Drawing(capture) }
+
 // screenText is a pane's text without blank lines and rules, at most its
 // last screenTextLines lines, for telling the operator what the CLI shows.
 func screenText(capture string) string {

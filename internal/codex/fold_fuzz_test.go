@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
+	"lab/internal/clikit"
 	"lab/internal/foldkit/foldtest"
 )
 
@@ -86,5 +88,8 @@ func FuzzParseScreen(f *testing.F) {
 			t.Fatalf("screen %+v", s)
 		}
 		ParsePrompt(capture)
+		if d := (driver{}).Drawing(capture); d != "" && !strings.Contains(clikit.Squash(capture), clikit.Squash(strings.Fields(d)[0])) {
+			t.Fatalf("drawing %q: its first word is not on the pane", d)
+		}
 	})
 }

@@ -246,17 +246,21 @@ func (driver) Look(capture string) agent.Look {
 	return agent.Look{Kind: agent.LookBusy}
 }
 
+// boxLine is the input box's first line, -1 when none shows.
+func boxLine(lines []string) int {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], cursorGlyph+" ") || lines[i] == cursorGlyph {
+			return i
+		}
+	}
+	return -1
+}
+
 // lineAboveBox is the last non-blank line above the input box, trimmed;
 // "" when nothing is above it.
 func lineAboveBox(capture string) string {
 	lines := paneLines(capture)
-	box := -1
-	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.HasPrefix(lines[i], cursorGlyph+" ") || lines[i] == cursorGlyph {
-			box = i
-			break
-		}
-	}
+	box := boxLine(lines)
 	for i := box - 1; i >= 0; i-- {
 		if t := strings.TrimSpace(lines[i]); t != "" {
 			return t
@@ -272,6 +276,37 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 		}
 	}
 	return false
+}
+
+// drawn is how the TUI draws a turn: below the echoed prompt, a block per
+// thing the agent does, "• " first (see clikit.Drawn).
+var drawn = clikit.Drawn{Echo: cursorGlyph + " ", Bullet: "• "}
+
+// Drawing returns the agent's words the pane shows being written: the
+// last block below the echoed prompt and above the input box, when it is
+// text (not a command with its output under "└", nor the "Working" line),
+// unwrapped, without the turn's closing "Worked for" line. "" when there
+// is none. The TUI draws a streaming text word by word.
+func (driver) Drawing(capture string) string {
+	lines := paneLines(capture)
+	box := boxLine(lines)
+	if box < 0 || ParseScreen(capture).Kind != ScreenNone {
+		return "" // no input box, or a picker's cursor row taken for it
+	}
+	block, ok := drawn.LastBlock(lines[:box])
+	if !ok {
+		return ""
+	}
+	for i, l := range block {
+		t := strings.TrimSpace(l)
+		if strings.Contains(t, busyHint) || (i > 0 && (strings.HasPrefix(t, "└") || strings.HasPrefix(t, "│"))) {
+			return ""
+		}
+	}
+	if n := len(block); n > 1 && strings.HasPrefix(strings.TrimSpace(block[n-1]), "Worked for ") {
+		block = block[:n-1]
+	}
+	return clikit.Unwrap(block)
 }
 
 // screenText is a pane's text without blank lines, at most its last 16

@@ -36,12 +36,41 @@ type Page struct {
 	HasMoreBefore bool       `json:"has_more_before"`
 	// Progress says what a working run is doing now; nil unless working.
 	Progress *Progress `json:"progress,omitempty"`
+	// LiveText is the agent's words the CLI is drawing while the run
+	// works, before the transcript has them; nil when there are none (or
+	// nobody watches).
+	LiveText *LiveText `json:"live_text,omitempty"`
+	// Partials are lab's own copies of words a CLI drew but never
+	// recorded, placed after the window's messages they follow.
+	Partials []Partial `json:"partials,omitempty"`
 	// Settings are the permission mode and model a live run uses now;
 	// nil when neither is known (and for history).
 	Settings *Settings `json:"settings,omitempty"`
 	// Usage is what the conversation used of its model, nil until the
 	// CLI recorded any.
 	Usage *Usage `json:"usage,omitempty"`
+}
+
+// LiveText is the agent's words a working run's CLI is drawing, read off
+// its screen (wrapped lines joined as far as the screen tells), served
+// beside the stream like the pending dialog: the transcript's message
+// replaces it when it lands.
+type LiveText struct {
+	Text string `json:"text"`
+	// Since is when the CLI began drawing these words.
+	Since time.Time `json:"since"`
+	// AfterSeq is the stream's last seq when they began: they belong
+	// after it, and a text message of the agent's after it is them.
+	AfterSeq int `json:"after_seq"`
+}
+
+// Partial is lab's copy of words a CLI drew while a turn streamed but
+// never recorded (the turn was interrupted, and the CLI keeps no partial
+// text): what the operator saw, served beside the stream after AfterSeq.
+type Partial struct {
+	AfterSeq int       `json:"after_seq"`
+	Text     string    `json:"text"`
+	Time     time.Time `json:"time"`
 }
 
 // Progress is a working run's live activity, served beside the stream

@@ -115,11 +115,14 @@ type Query struct {
 
 // Event is a small invalidation pushed to live clients; they refetch.
 type Event struct {
-	Type         string `json:"type"` // run.changed, run.messages.changed, machine.changed, heartbeat
+	Type         string `json:"type"` // run.changed, run.messages.changed, run.live.changed, machine.changed, heartbeat
 	RunID        string `json:"run_id,omitempty"`
 	Machine      string `json:"machine,omitempty"` // machine.changed: the peer whose reachability changed
 	State        State  `json:"state,omitempty"`
 	BackpatchSeq int    `json:"backpatch_seq,omitempty"`
+	// EveryMS, on a heartbeat, is how often heartbeats come: a client
+	// that hears nothing for a few of them takes the stream for dead.
+	EveryMS int64 `json:"every_ms,omitempty"`
 }
 
 // Event types.
@@ -128,6 +131,9 @@ const (
 	EventMessagesChanged = "run.messages.changed"
 	EventMachineChanged  = "machine.changed" // a peer became reachable or not
 	EventHeartbeat       = "heartbeat"
+	// EventLiveChanged says the text a working run's CLI is drawing
+	// changed (Page.LiveText): refetch after the last held seq.
+	EventLiveChanged = "run.live.changed"
 )
 
 // ProviderInfo describes one agent CLI lab can run.

@@ -84,7 +84,7 @@ type Config struct {
 	// server's model (GET /api/v1/demo/scenarios).
 	Scenarios []Scenario
 
-	Heartbeat       time.Duration // SSE heartbeat interval; default 25 s
+	Heartbeat       time.Duration // SSE heartbeat interval; default 10 s
 	SSEWriteTimeout time.Duration // per-event write deadline; default 10 s
 	MaxBodyBytes    int64         // request body cap; default 1 MiB
 	MaxUploadBytes  int64         // an upload's cap (its store's too); default 20 MiB
@@ -111,7 +111,7 @@ type Config struct {
 
 // Defaults for the zero fields of Config.
 const (
-	DefaultHeartbeat       = 25 * time.Second
+	DefaultHeartbeat       = 10 * time.Second
 	DefaultSSEWriteTimeout = 10 * time.Second
 	DefaultMaxBodyBytes    = 1 << 20
 	DefaultMaxUploadBytes  = 20 << 20
@@ -145,6 +145,8 @@ type Server struct {
 	hashes     *hashGate
 	handler    http.Handler
 	draining   atomic.Bool
+	// idemLocks serialise the attempts of one idempotency key.
+	idemLocks keyLocks
 	// drained is closed by Drain: streams that do not ride the broker
 	// (terminals) end on it.
 	drained   chan struct{}

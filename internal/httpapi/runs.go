@@ -151,10 +151,20 @@ func (s *Server) stopRun(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// Watcher is implemented by a run layer that reads more of a run while
+// a client shows its chat (the words its CLI is drawing): a client's read
+// of the messages says it does.
+type Watcher interface {
+	Watch(id string)
+}
+
 func (s *Server) runMessages(w http.ResponseWriter, r *http.Request) error {
 	q, err := windowQuery(r.URL.Query())
 	if err != nil {
 		return err
+	}
+	if wr, ok := s.cfg.Runs.(Watcher); ok {
+		wr.Watch(r.PathValue("id"))
 	}
 	page, err := s.cfg.Runs.Messages(r.Context(), r.PathValue("id"), q)
 	if err != nil {

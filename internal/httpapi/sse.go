@@ -9,12 +9,13 @@ import (
 	"lab/internal/conv"
 )
 
-var heartbeatFrame = frame(conv.Event{Type: conv.EventHeartbeat})
-
 // events: GET /api/v1/events streams the broker's events as SSE until the
 // client leaves, the subscriber is dropped for lagging, or the server
-// drains. Clients treat every (re)connect as "refetch everything".
-// heartbeat=N asks for a heartbeat every N seconds when that is more
+// drains. Clients treat every (re)connect as "refetch everything". A
+// heartbeat comes at once and then every interval, saying the interval
+// (every_ms), so a client can tell a stream gone silent (a proxy or a
+// network that keeps the connection open but carries nothing) from a
+// quiet one. heartbeat=N asks for a heartbeat every N seconds when that is more
 // often: a hub following this lab notices a dead stream sooner. A
 // hub's relay token hears only this lab's own runs.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
@@ -34,9 +35,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 	defer s.closeStream(w)
 
 	write := s.openStream(w)
-	// The retry hint also flushes the headers, so the client sees the
-	// stream open before the first event.
-	if !write([]byte("retry: 2000\n\n")) {
+	beat := frame(conv.Event{Type: conv.EventHeartbeat, EveryMS: every.Milliseconds()})
+	// The retry hint and the first heartbeat also flush the headers, so
+	// the client sees the stream open, and how often it will hear from
+	// it, before the first event.
+	if !write(append([]byte("retry: 2000\n\n"), beat...)) {
 		return nil
 	}
 	tick := time.NewTicker(every)
@@ -53,7 +56,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 				return nil
 			}
 		case <-tick.C:
-			if !s.stillAllowed(r) || !write(heartbeatFrame) {
+			if !s.stillAllowed(r) || !write(beat) {
 				return nil
 			}
 		}

@@ -111,6 +111,11 @@ func TestSSEDeliversEventsAndHeartbeats(t *testing.T) {
 	if f, _ := next(t, frames); f.retry == "" {
 		t.Fatalf("first frame %+v; want a retry hint", f)
 	}
+	// A heartbeat at once, saying how often they come: a client knows the
+	// stream is open and when to give it up for dead.
+	if f, _ := next(t, frames); f.event != conv.EventHeartbeat || f.data != `{"type":"heartbeat","every_ms":20}` {
+		t.Fatalf("second frame %+v; want a heartbeat saying every_ms 20", f)
+	}
 	poll(t, "the subscription", func() bool { return h.srv.Broker().Subscribers() == 1 })
 	h.srv.Broker().Publish(conv.Event{Type: conv.EventMessagesChanged, RunID: "r1", State: conv.StateWorking, BackpatchSeq: 3})
 	for {
@@ -135,7 +140,7 @@ func TestSSEDeliversEventsAndHeartbeats(t *testing.T) {
 		if !ok {
 			t.Fatalf("stream ended after %v and %d heartbeats; want it to outlive the server timeouts", time.Since(opened), beats)
 		}
-		if f.event != conv.EventHeartbeat || f.data != `{"type":"heartbeat"}` {
+		if f.event != conv.EventHeartbeat || f.data != `{"type":"heartbeat","every_ms":20}` {
 			t.Fatalf("got %+v; want a heartbeat", f)
 		}
 		beats++

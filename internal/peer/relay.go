@@ -20,12 +20,12 @@ import (
 // Connection and Upgrade of an upgrade are the proxy's own business.
 var (
 	requestHeaders = []string{
-		"Accept", "Content-Type", "Last-Event-ID", "Range", "If-None-Match", "If-Modified-Since",
+		"Accept", "Content-Type", "Last-Event-ID", "Range", "If-None-Match", "If-Modified-Since", "Idempotency-Key",
 		"Sec-WebSocket-Key", "Sec-WebSocket-Version", "Sec-WebSocket-Protocol", "Sec-WebSocket-Extensions",
 	}
 	responseHeaders = []string{
 		"Content-Type", "Content-Length", "Content-Disposition", "Content-Range", "Accept-Ranges",
-		"Retry-After", "Allow", "Cache-Control", "ETag", "Last-Modified", "X-Accel-Buffering",
+		"Retry-After", "Allow", "Cache-Control", "ETag", "Last-Modified", "X-Accel-Buffering", "Idempotent-Replayed",
 		"Connection", "Upgrade", "Sec-WebSocket-Accept", "Sec-WebSocket-Protocol", "Sec-WebSocket-Extensions",
 	}
 )

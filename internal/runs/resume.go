@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 
+	"lab/internal/agent"
 	"lab/internal/conv"
 )
 
@@ -33,4 +34,18 @@ func (s *Service) checkResume(ctx context.Context, info conv.ProviderInfo, sessi
 		}
 	}
 	return nil
+}
+
+// resumedTranscript is the transcript a resumed session goes on writing,
+// from the CLI's history; "" when the history does not have it. The run
+// records it as it starts, so its chat shows the earlier conversation at
+// once, before the CLI's hooks name the transcript (a resumed Codex
+// session fires SessionStart only with its first turn).
+func (s *Service) resumedTranscript(p agent.Provider, session string) string {
+	path, err := p.NewHistory(s.cfg.cliHome()).Path(session)
+	if err != nil {
+		s.log.Info("resumed session not in the CLI's history; its chat waits for the CLI to name its transcript", "session", session, "err", err)
+		return ""
+	}
+	return path
 }

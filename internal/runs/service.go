@@ -96,10 +96,12 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (_ conv.Run,
 	if err := p.CheckStart(req, s.euid); err != nil {
 		return conv.Run{}, err
 	}
+	var resumed string // the resumed session's transcript
 	if req.Resume != "" {
 		if err := s.checkResume(ctx, info, req.Resume); err != nil {
 			return conv.Run{}, err
 		}
+		resumed = s.resumedTranscript(p, req.Resume)
 	}
 	bin, err := p.ResolveBin(ag.Bin)
 	if err != nil {
@@ -149,7 +151,7 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (_ conv.Run,
 	// A resumed session keeps its id (facts: --resume appends to the same
 	// transcript); recording it now makes a second resume of it a conflict
 	// before the CLI is even up.
-	rec.SessionID = req.Resume
+	rec.SessionID, rec.TranscriptPath = req.Resume, resumed
 	rec.Title, rec.TitleAuto = title, false
 	if rec.Title == "" {
 		rec.Title, rec.TitleAuto = filepath.Base(req.Cwd), true
@@ -181,6 +183,12 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (_ conv.Run,
 	}()
 	if err := s.db.CreateRun(ctx, rec); err != nil {
 		return conv.Run{}, err
+	}
+	if resumed != "" {
+		// History shows the session as this run's from now on.
+		if err := s.db.SetRunSession(ctx, id, rec.SessionID, resumed, rec.StartedAt); err != nil {
+			return conv.Run{}, err
+		}
 	}
 	if inWorktree {
 		wt.RunID = id

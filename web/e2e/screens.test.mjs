@@ -118,19 +118,30 @@ describe("runs list", () => {
 });
 
 describe("chat screens", () => {
-  test("offline in a chat: the banner says it once, the composer keeps the text", async () => {
+  test("offline in a chat: one quiet banner, the state marked as last known, the reply waits and goes once lab answers", async () => {
     await open("/runs/r-work");
     await page.route("**/api/v1/**", (r) => r.abort());
     await page.locator('textarea[name="reply"]').fill("are you there?");
     await page.locator('[data-action="send"]').click();
-    await page.locator(".composer .error").waitFor();
-    assert.match(await page.locator(".composer .error").textContent(), /^Not sent/);
+    // Not lost, not left in the composer either: it waits, shown.
+    const waiting = page.locator('[data-outbox="waiting"]', { hasText: "are you there?" });
+    await waiting.waitFor();
+    assert.equal(await page.locator('textarea[name="reply"]').inputValue(), "");
     await page.locator("[data-banner]").waitFor();
     assert.match(await page.locator("[data-banner]").textContent(), /Offline/);
     assert.equal(await page.getByText(/cannot reach the lab server/).count(), 1, "the same error twice");
-    assert.equal(await page.locator('textarea[name="reply"]').inputValue(), "are you there?");
+    // One quiet banner: the chat's own, or the connection's, never both.
+    assert.equal(await page.locator("[data-banner], [data-conn-banner]").count(), 1, "two banners at once");
+    assert.equal(await page.locator('[data-banner][role="alert"]').count(), 0, "an alarm where a quiet note would do");
+    // What shows (the "working" badge) is only the last known.
+    await page.locator(".chat-screen.stale").waitFor();
     await shot(page, "chat-offline");
     await page.unroute("**/api/v1/**");
+    await waiting.waitFor({ state: "detached", timeout: 20000 });
+    await chat().locator(".msg.user[data-seq]", { hasText: "are you there?" }).waitFor();
+    assert.equal(await chat().getByText("are you there?").count(), 1, "the reply shows twice");
+    await page.locator(".chat-screen.stale").waitFor({ state: "detached" });
+    assert.equal(await page.locator("[data-banner]").count(), 0, "the banner outlived the outage");
   });
 
   test("a long title wraps to two lines and opens whole on a tap", async () => {

@@ -11,6 +11,7 @@ import { Login } from "./routes/Login";
 import { Runs } from "./routes/Runs";
 import { trackAttention } from "./badge";
 import { registerWorker, trackPresence } from "./push";
+import { startOutbox } from "./outbox";
 
 type Auth = "checking" | "setup" | "login" | "in" | "offline";
 
@@ -123,6 +124,11 @@ const loading = () => <div class="screen center muted">Loading…</div>;
 function SignedIn() {
   trackPresence();
   trackAttention();
-  onMount(preloadChat);
+  onMount(() => {
+    preloadChat();
+    // Replies and answers kept from before (a page the phone discarded
+    // while offline) go now, the rest when the connection is back.
+    startOutbox();
+  });
   return null;
 }

@@ -171,10 +171,29 @@ export interface Page {
   has_more_before: boolean;
   /** What a working run does now; absent unless working. */
   progress?: Progress | null;
+  /** The agent's words its CLI is drawing now (working runs only). */
+  live_text?: LiveText | null;
+  /** lab's copies of words a CLI drew but never recorded. */
+  partials?: Partial[] | null;
   /** What the conversation used of its model; absent until any usage was recorded. */
   usage?: Usage;
   /** The permission mode and model a live run uses now (its transcript and screen). */
   settings?: Settings | null;
+}
+
+/** The agent's words a working run's CLI is drawing, before the transcript has them (conv.LiveText). */
+export interface LiveText {
+  text: string;
+  since: string;
+  /** They belong after this seq; the agent's text message after it replaces them. */
+  after_seq: number;
+}
+
+/** lab's copy of words a CLI drew but never recorded, shown after after_seq (conv.Partial). */
+export interface Partial {
+  after_seq: number;
+  text: string;
+  time: string;
 }
 
 /** Settings is conv.Settings: what a live run's CLI uses now. */
@@ -540,13 +559,37 @@ export function setCSRF(token: string | undefined): void {
 }
 
 /** call is the one fetch wrapper: JSON in and out, the CSRF header on writes, ApiError on failure. */
-export async function call<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, keepalive = false): Promise<T> {
+/**
+ * How long a request may take before it is given up (status 0, like a
+ * network failure): a connection a proxy or a dead network keeps open
+ * without carrying anything would otherwise hang a request for minutes,
+ * and every refresh behind it. Reads are small; writes may wait for a
+ * starting CLI (the server answers within its 60 s write timeout).
+ */
+const readTimeoutMs = 10000;
+const writeTimeoutMs = 75000;
+/** While connections are in doubt (the event stream was just found dead), reads give up sooner, each one dropping a dead kept connection. */
+const doubtfulReadMs = 2500;
+let doubtUntil = 0;
+
+/** doubtConnections makes reads give up sooner for a while: kept connections may have died with the stream. */
+export function doubtConnections(forMs: number): void {
+  doubtUntil = Math.max(doubtUntil, Date.now() + forMs);
+}
+
+export async function call<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, keepalive = false, idempotencyKey = ""): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (method !== "GET") {
     headers["X-CSRF-Token"] = csrf;
     if (body !== undefined) headers["Content-Type"] = "application/json";
   }
+  // The same key on every attempt: lab acts once however often it is sent.
+  if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+  const ctrl = new AbortController();
+  const read = Date.now() < doubtUntil ? doubtfulReadMs : readTimeoutMs;
+  const timer = setTimeout(() => ctrl.abort(), method === "GET" ? read : writeTimeoutMs);
   let res: Response;
+  let text: string;
   try {
     res = await fetch(base + path, {
       method,
@@ -554,11 +597,14 @@ export async function call<T>(method: "GET" | "POST" | "DELETE", path: string, b
       credentials: "same-origin",
       body: body === undefined ? undefined : JSON.stringify(body),
       keepalive,
+      signal: ctrl.signal,
     });
+    text = await res.text();
   } catch {
-    throw new ApiError(0, "cannot reach the lab server");
+    throw new ApiError(0, ctrl.signal.aborted ? "the lab server did not answer in time" : "cannot reach the lab server");
+  } finally {
+    clearTimeout(timer);
   }
-  const text = await res.text();
   let data: unknown = undefined;
   if (text) {
     try {
@@ -661,11 +707,12 @@ export const api = {
   runMessages: (id: string, q: WindowQuery = {}) =>
     call<Page>("GET", `/runs/${enc(id)}/messages${qs({ ...q })}`),
   run: (id: string) => call<Run>("GET", `/runs/${enc(id)}`),
-  reply: (id: string, text: string, uploads?: string[]) =>
-    call<unknown>("POST", `/runs/${enc(id)}/reply`, uploads?.length ? { text, uploads } : { text }),
+  /** reply and answer take a key that makes every attempt of one reply or answer land once. */
+  reply: (id: string, text: string, uploads?: string[], key = "") =>
+    call<unknown>("POST", `/runs/${enc(id)}/reply`, uploads?.length ? { text, uploads } : { text }, false, key),
   upload,
   interrupt: (id: string) => call<unknown>("POST", `/runs/${enc(id)}/interrupt`),
-  answer: (id: string, a: Answer) => call<unknown>("POST", `/runs/${enc(id)}/answer`, a),
+  answer: (id: string, a: Answer, key = "") => call<unknown>("POST", `/runs/${enc(id)}/answer`, a, false, key),
   commands: async (id: string): Promise<Command[]> =>
     (await call<{ commands: Command[] | null }>("GET", `/runs/${enc(id)}/commands`)).commands ?? [],
   /** runCommand runs a slash command as typed at the CLI's prompt. */

@@ -65,32 +65,38 @@ export async function startLab({ extraArgs = [] } = {}) {
   if (process.env.LAB_CODEX_BIN) env.LAB_CODEX_BIN = process.env.LAB_CODEX_BIN;
   // From the repository root, where demo finds the pinned CLI under tools/.
   const cwd = new URL("../../../", import.meta.url).pathname;
-  const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: false });
   let out = "";
   const onData = (b) => {
     out += b.toString();
     if (process.env.E2E_VERBOSE) process.stderr.write("[lab] " + b.toString());
   };
-  child.stdout.on("data", onData);
-  child.stderr.on("data", onData);
+  let child;
   let exited = null;
-  child.on("exit", (code, sig) => (exited = { code, sig }));
-
   const url = `http://${addr}`;
   const fail = (what) => new Error(`${what}\nlab ${args.join(" ")} said:\n${out.slice(-4000)}`);
-  try {
-    await poll(
-      async () => {
-        if (exited) throw fail(`lab exited early (${JSON.stringify(exited)})`);
-        const r = await fetch(url + "/healthz").catch(() => null);
-        return r?.ok;
-      },
-      { timeout: 60000, interval: 200, what: "lab /healthz" },
-    );
-  } catch (e) {
-    child.kill("SIGKILL");
-    throw e.message.includes("said:") ? e : fail(e.message);
+  /** spawnLab starts the server (again, on the same port and state) and waits for it to answer. */
+  async function spawnLab() {
+    exited = null;
+    const c = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: false });
+    child = c;
+    c.stdout.on("data", onData);
+    c.stderr.on("data", onData);
+    c.on("exit", (code, sig) => (exited = { code, sig }));
+    try {
+      await poll(
+        async () => {
+          if (exited) throw fail(`lab exited early (${JSON.stringify(exited)})`);
+          const r = await fetch(url + "/healthz").catch(() => null);
+          return r?.ok;
+        },
+        { timeout: 60000, interval: 200, what: "lab /healthz" },
+      );
+    } catch (e) {
+      c.kill("SIGKILL");
+      throw e.message.includes("said:") ? e : fail(e.message);
+    }
   }
+  await spawnLab();
   const setupToken = () => {
     for (const re of tokenPatterns) {
       const m = out.match(re);
@@ -111,6 +117,36 @@ export async function startLab({ extraArgs = [] } = {}) {
       return poll(() => setupToken(), { timeout: 20000, what: "a setup token in lab's output" }).catch(() => {
         throw fail("no setup token in lab's output");
       });
+    },
+    port,
+    /**
+     * client makes an API token named name (`lab token create`) and
+     * returns a function that calls lab's API with it directly, behind
+     * the browser's back: api(method, path, body) → {status, body}; the
+     * token is api.token.
+     */
+    client(name = "e2e") {
+      const out = spawnSync(bin, ["token", "create", name, "--state-dir", state], { encoding: "utf8" });
+      const token = out.stdout?.match(/lab_[A-Za-z0-9_-]+/)?.[0];
+      if (!token) throw new Error(`lab token create said: ${out.stdout}${out.stderr}`);
+      const api = async (method, path, body) => {
+        const r = await fetch(url + "/api/v1" + path, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await r.text();
+        return { status: r.status, body: text ? JSON.parse(text) : null };
+      };
+      return Object.assign(api, { token });
+    },
+    /** restart stops the server as SIGTERM does (its runs keep running in tmux) and starts it again on the same port and state. */
+    async restart() {
+      if (!exited) {
+        child.kill("SIGTERM");
+        await poll(() => exited, { timeout: 15000, what: "lab to exit" });
+      }
+      await spawnLab();
     },
     /** kill ends the server at once (SIGKILL), leaving its runs and files; stop still cleans up. */
     async kill() {

@@ -55,10 +55,10 @@ export async function login(page, base, password) {
   await page.locator("header.bar").first().waitFor();
 }
 
-/** setup sets the password through the setup link lab logged, and waits for the runs list. */
-export async function setup(page, lab, password) {
+/** setup sets the password through the setup link lab logged (opened at base: lab's address, or a proxy's), and waits for the runs list. */
+export async function setup(page, lab, password, base = lab.url) {
   const token = await lab.setupToken();
-  await page.goto(`${lab.url}/setup#token=${encodeURIComponent(token)}`);
+  await page.goto(`${base}/setup#token=${encodeURIComponent(token)}`);
   await page.locator('input[name="password"]').fill(password);
   await page.locator('input[name="confirm"]').fill(password);
   await page.getByRole("button", { name: "Set password" }).click();

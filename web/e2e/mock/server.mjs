@@ -136,6 +136,7 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
   const runs = new Map();
   const sessions = new Map();
   const clients = new Set();
+  const heartbeatMs = 5000;
   // Login sessions by cookie, each with its CSRF token: several browsers
   // (devices) may be logged in at once.
   const logins = new Map();
@@ -379,9 +380,16 @@ export function startMock({ port = 0, dist, password = "mock", log = () => {} } 
         }
         if (api === "/events") {
           res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store" });
-          res.write("retry: 1000\n\n");
+          // As lab: a heartbeat at once and then every every_ms, which
+          // the app needs to keep trusting the stream.
+          const beat = `event: heartbeat\ndata: {"type":"heartbeat","every_ms":${heartbeatMs}}\n\n`;
+          res.write("retry: 1000\n\n" + beat);
+          const beating = setInterval(() => res.write(beat), heartbeatMs);
           clients.add(res);
-          req.on("close", () => clients.delete(res));
+          req.on("close", () => {
+            clearInterval(beating);
+            clients.delete(res);
+          });
           return;
         }
         if (api === "/runs" && req.method === "GET") {

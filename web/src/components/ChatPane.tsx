@@ -26,6 +26,8 @@ export interface PaneProps {
   bindShowCard?: (fn: () => void) => void;
   /** Rendered after the stream (queued replies, the working row). */
   footer?: JSX.Element;
+  /** A line under the pending card (its answer waits for the connection), by tool_id. */
+  cardNote?: (toolId: string) => string;
 }
 
 export function ChatPane(props: PaneProps) {
@@ -45,7 +47,7 @@ export function ChatPane(props: PaneProps) {
   const [range, setRange] = createSignal<Range>(liveRange);
   const held = () => props.conv.win().messages;
   const items = createMemo(() =>
-    cache.stabilize(placeItems(slice(held(), range()), props.readOnly || !range().live ? null : props.conv.pending())),
+    cache.stabilize(placeItems(slice(held(), range()), props.readOnly || !range().live ? null : props.conv.pending(), props.conv.partials())),
   );
 
   function setScrollTop(top: number) {
@@ -244,6 +246,18 @@ export function ChatPane(props: PaneProps) {
               it.kind === "card" ? (
                 <div class="msg card-row" data-card-row={it.dialog.tool_id}>
                   <DialogCard d={it.dialog} onAnswer={answer} onConflict={() => props.conv.reload()} />
+                  <Show when={props.cardNote?.(it.dialog.tool_id)}>
+                    {(n) => (
+                      <p class="card-note" data-card-note>
+                        {n()}
+                      </p>
+                    )}
+                  </Show>
+                </div>
+              ) : it.kind === "partial" ? (
+                <div class="msg assistant partial" data-partial={it.partial.after_seq}>
+                  <div class="live-text">{it.partial.text}</div>
+                  <span class="partial-tag">Interrupted: what the CLI showed, which it did not record (lab's copy)</span>
                 </div>
               ) : (
                 <MessageView m={it.message} />

@@ -18,6 +18,8 @@ import { ConfirmInterrupt } from "./ConfirmInterrupt";
 
 export interface ComposerProps {
   state: State | null;
+  /** Out of touch with lab: the state is only the last known. */
+  stale?: boolean;
   pending: boolean;
   /** uploads are the ids of the files attached to the reply. */
   onReply: (text: string, uploads?: string[]) => Promise<void>;
@@ -112,7 +114,7 @@ export function Composer(props: ComposerProps) {
         </Match>
         <Match when={props.state === "question"}>
           <div class="note-line locked" data-composer="locked">
-            <span class="grow muted">The agent waits for input at the terminal.</span>
+            <span class="grow muted">{props.stale ? "Last known: the agent waited for input at the terminal." : "The agent waits for input at the terminal."}</span>
             {interrupt}
           </div>
         </Match>
@@ -141,7 +143,7 @@ export function Composer(props: ComposerProps) {
               name="reply"
               rows={1}
               ref={box}
-              placeholder={props.state === "working" ? "Queue a reply…" : "Reply…"}
+              placeholder={props.stale ? "Reply (sent when lab is back)…" : props.state === "working" ? "Queue a reply…" : "Reply…"}
               value={text()}
               readOnly={busy()}
               onFocus={() => props.slash?.prepare()}

@@ -3,9 +3,10 @@
 // refetches and paged back on demand. Pure decisions live in lib/ (merge,
 // refetch); this file only sequences requests and holds signals.
 
-import { createSignal, onCleanup } from "solid-js";
-import { ApiError, type Dialog, type Lifecycle, type Message, type Page, type Progress, type Settings, type State, type Usage, type WindowQuery } from "../api";
-import { subscribe } from "../events";
+import { batch, createEffect, createSignal, on, onCleanup } from "solid-js";
+import { ApiError, type Dialog, type Lifecycle, type LiveText, type Message, type Page, type Partial, type Progress, type Settings, type State, type Usage, type WindowQuery } from "../api";
+import { connected, subscribe } from "../events";
+import { mergePartials } from "../lib/live";
 import { prerenderMarkdown } from "../lib/markdown";
 import { emptyWindow, firstSeq, lastSeq, mergeWindow, type Window } from "../lib/merge";
 import { idle, nextFetch, noteChange, noteReconnect, type Plan } from "../lib/refetch";
@@ -16,6 +17,10 @@ export const olderLimit = 150;
 export const afterLimit = 500;
 const debounceMs = 150;
 const safetyPollMs = 20000;
+/** While the agent works, a read this often also keeps its live text being read (the server's lease is 15 s). */
+const workingPollMs = 10000;
+/** A read that failed while the stream is up is tried again after this. */
+const retryMs = 2000;
 
 /** warm renders a window's markdown in one sanitizer pass before it shows. */
 function warm(msgs: readonly Message[], pending?: Dialog | null): void {
@@ -54,26 +59,41 @@ export function createConversation(src: Source) {
   const [offline, setOffline] = createSignal(false);
   const [loaded, setLoaded] = createSignal(false);
   const [loadingOlder, setLoadingOlder] = createSignal(false);
+  // The words the agent's CLI is drawing now, and lab's copies of words
+  // a CLI drew but never recorded (served beside the stream).
+  const [live, setLive] = createSignal<LiveText | null>(null);
+  const [partials, setPartials] = createSignal<readonly Partial[]>([]);
+  // What is held was read while connected, after the last reconnect: until
+  // then state, cards and the working row are only the last known.
+  const [fresh, setFresh] = createSignal(true);
+  let epoch = 0; // counts disconnections
+  let lastRead = 0; // when the last refresh began
 
   let transcript = "";
   let plan: Plan = idle;
   let inflight = false;
   let again = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let disposed = false;
 
+  /** apply shows a page: messages, state, card, working row and live text change together. */
   function apply(page: Page, replace: boolean) {
     const msgs = page.messages ?? [];
     warm(msgs, page.pending_dialog);
-    if (replace) setWin(msgs.length ? { messages: msgs, hasMoreBefore: page.has_more_before } : emptyWindow);
-    else setWin((w) => mergeWindow(w, msgs, page.has_more_before));
-    transcript = page.transcript_id;
-    setState(page.state);
-    setPending(page.pending_dialog && page.pending_dialog.outcome == null ? page.pending_dialog : null);
-    setProgress(page.state === "working" ? (page.progress ?? null) : null);
-    setAlert(page.alert ?? null);
-    setSettings(page.settings ?? null);
-    setUsage(page.usage ?? null);
+    batch(() => {
+      if (replace) setWin(msgs.length ? { messages: msgs, hasMoreBefore: page.has_more_before } : emptyWindow);
+      else setWin((w) => mergeWindow(w, msgs, page.has_more_before));
+      transcript = page.transcript_id;
+      setState(page.state);
+      setPending(page.pending_dialog && page.pending_dialog.outcome == null ? page.pending_dialog : null);
+      setProgress(page.state === "working" ? (page.progress ?? null) : null);
+      setAlert(page.alert ?? null);
+      setSettings(page.settings ?? null);
+      setUsage(page.usage ?? null);
+      setLive(page.state === "working" ? (page.live_text ?? null) : null);
+      setPartials((cur) => mergePartials(replace ? [] : cur, page.partials ?? []));
+    });
   }
 
   /** refresh runs one planned fetch; concurrent calls coalesce into one more. */
@@ -83,6 +103,9 @@ export function createConversation(src: Source) {
       return;
     }
     inflight = true;
+    lastRead = Date.now();
+    const startedIn = epoch;
+    const wasConnected = connected();
     try {
       const w = win();
       const f = nextFetch(plan, firstSeq(w), lastSeq(w));
@@ -100,11 +123,19 @@ export function createConversation(src: Source) {
       setError("");
       setOffline(false);
       setLoaded(true);
+      // Read while in touch and since the last disconnection: current.
+      if (wasConnected && startedIn === epoch) setFresh(true);
     } catch (e) {
       if (!disposed) {
         setError(e instanceof Error ? e.message : String(e));
         setOffline(e instanceof ApiError && e.status === 0);
         if (e instanceof ApiError && e.status === 404 && !loaded()) setNotFound(true);
+        // A read lost on the way while the stream is up (a dead pooled
+        // connection): try again soon rather than wait for an event.
+        if (e instanceof ApiError && e.status === 0 && connected()) {
+          clearTimeout(retryTimer);
+          retryTimer = setTimeout(() => void refresh(), retryMs);
+        }
       }
     } finally {
       inflight = false;
@@ -156,11 +187,13 @@ export function createConversation(src: Source) {
       subscribe(
         (e) => {
           if (e.run_id !== id) return;
+          // The state, the card and the working row come from the page
+          // the event asks for, all together: never the event's state
+          // beside a card of the last page.
           if (e.type === "run.messages.changed") {
-            if (e.state) setState(e.state);
             plan = noteChange(plan, e.backpatch_seq);
             schedule();
-          } else if (e.type === "run.changed") {
+          } else if (e.type === "run.changed" || e.type === "run.live.changed") {
             schedule();
           }
         },
@@ -168,16 +201,26 @@ export function createConversation(src: Source) {
       ),
     );
     const poll = setInterval(() => {
-      if (document.visibilityState === "visible") void refresh();
-    }, safetyPollMs);
+      const every = state() === "working" ? workingPollMs : safetyPollMs;
+      if (document.visibilityState === "visible" && Date.now() - lastRead >= every) void refresh();
+    }, 1000);
     onCleanup(() => clearInterval(poll));
+    createEffect(
+      on(connected, (up) => {
+        if (!up) {
+          epoch++;
+          setFresh(false);
+        }
+      }),
+    );
   }
   onCleanup(() => {
     disposed = true;
     clearTimeout(timer);
+    clearTimeout(retryTimer);
   });
 
   void refresh();
 
-  return { win, state, pending, alert, progress, settings, usage, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
+  return { win, state, pending, alert, progress, settings, usage, live, partials, fresh, error, notFound, offline, loaded, loadingOlder, refresh, loadOlder, reload };
 }

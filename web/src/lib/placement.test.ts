@@ -4,7 +4,8 @@ import type { Item } from "./placement";
 import { cardToolId, ItemCache, placeItems } from "./placement";
 import { dialogMsg, plan, question, text } from "./testdata";
 
-const shape = (items: Item[]) => items.map((it) => (it.kind === "card" ? `card:${it.dialog.tool_id}@${it.seq}` : `m${it.message.seq}`));
+const shape = (items: Item[]) =>
+  items.map((it) => (it.kind === "card" ? `card:${it.dialog.tool_id}@${it.seq}` : it.kind === "partial" ? `p>${it.partial.after_seq}` : `m${it.message.seq}`));
 
 describe("placeItems", () => {
   const answered = { dismissed: false, results: [{ question: "Which database?", chosen: ["SQLite"] }] };
@@ -39,6 +40,13 @@ describe("placeItems", () => {
       expect(shape(placeItems(c.msgs, c.pending))).toEqual(c.want);
     });
   }
+
+  it("places lab's copies of unrecorded words after the message they followed", () => {
+    const p = (after: number) => ({ after_seq: after, text: "partial " + after, time: "" });
+    expect(shape(placeItems([text(4), text(5), text(7)], null, [p(1), p(3), p(5), p(7), p(9)]))).toEqual(["p>3", "m4", "m5", "p>5", "m7", "p>7", "p>9"]);
+    expect(shape(placeItems([text(1)], question("t9"), [p(1)]))).toEqual(["m1", "p>1", "card:t9@0"]);
+    expect(shape(placeItems([], null, [p(0)]))).toEqual(["p>0"]);
+  });
 
   it("the card carries the side-channel dialog, not the stream copy", () => {
     const side = question("t1");

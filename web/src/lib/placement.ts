@@ -10,12 +10,14 @@
 // message. Everything is deduplicated by tool_id, so one dialog never
 // renders twice, whatever the transcript and the hook spool say.
 
-import type { Dialog, Message } from "../api";
+import type { Dialog, Message, Partial } from "../api";
 
 export type Item =
   | { kind: "message"; key: string; message: Message }
   /** The interactive card for the pending dialog. seq is its stream position, 0 when appended. */
-  | { kind: "card"; key: string; dialog: Dialog; seq: number };
+  | { kind: "card"; key: string; dialog: Dialog; seq: number }
+  /** lab's copy of words the CLI drew but never recorded, after the message at its after_seq. */
+  | { kind: "partial"; key: string; partial: Partial };
 
 /**
  * placeItems builds the rendered sequence. A stream dialog message that
@@ -24,12 +26,25 @@ export type Item =
  * side channel is stale, the answered summary shows and no card does.
  * Later dialog messages repeating a tool_id already shown are dropped.
  */
-export function placeItems(messages: readonly Message[], pending: Dialog | null): Item[] {
+export function placeItems(messages: readonly Message[], pending: Dialog | null, partials: readonly Partial[] = []): Item[] {
   const items: Item[] = [];
   const shown = new Set<string>();
   const live = pending && pending.outcome == null ? pending : null;
   let cardPlaced = false;
+  // Partials go after the message they followed: those of the window's
+  // messages, and those after its last (an interrupted last turn).
+  const first = messages.length ? messages[0]!.seq : 0;
+  let next = partials.findIndex((p) => p.after_seq >= first - 1);
+  if (next < 0) next = partials.length;
+  const partialsUpTo = (seq: number) => {
+    for (; next < partials.length && partials[next]!.after_seq <= seq; next++) {
+      const p = partials[next]!;
+      items.push({ kind: "partial", key: "p:" + p.after_seq, partial: p });
+    }
+  };
+  partialsUpTo(first - 1);
   for (const m of messages) {
+    partialsUpTo(m.seq - 1);
     if (m.kind === "dialog" && m.dialog) {
       const id = m.dialog.tool_id;
       if (id && shown.has(id)) continue;
@@ -50,6 +65,7 @@ export function placeItems(messages: readonly Message[], pending: Dialog | null)
       cardPlaced = true; // a chip with a result: the prompt is over, the side channel is stale
     }
   }
+  partialsUpTo(Number.MAX_SAFE_INTEGER);
   if (live && !cardPlaced) items.push({ kind: "card", key: "card:" + live.tool_id, dialog: live, seq: 0 });
   return items;
 }
@@ -72,10 +88,17 @@ export function cardToolId(items: readonly Item[]): string {
  */
 export class ItemCache {
   private byMessage = new WeakMap<Message, Item>();
+  private partials = new Map<string, Item>();
   private card: { item: Item; sig: string } | null = null;
 
   stabilize(items: Item[]): Item[] {
     return items.map((it) => {
+      if (it.kind === "partial") {
+        const old = this.partials.get(it.key);
+        if (old?.kind === "partial" && old.partial.text === it.partial.text) return old;
+        this.partials.set(it.key, it);
+        return it;
+      }
       if (it.kind === "message") {
         const old = this.byMessage.get(it.message);
         if (old) return old;

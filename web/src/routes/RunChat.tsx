@@ -3,7 +3,7 @@
 // run id that does not exist shows not found instead.
 
 import { createSignal, Match, onCleanup, onMount, Show, Switch } from "solid-js";
-import { api, type Run } from "../api";
+import { api, type Dialog, type Run } from "../api";
 import { changesSheet, loadChangesSheet } from "../changes/lazy";
 import { AttachmentsOf } from "../components/Attachments";
 import { ChatPane } from "../components/ChatPane";
@@ -18,7 +18,8 @@ import { createReplyQueue } from "../components/queue";
 import { EndedBar, ReadOnlyBar } from "../components/RunBars";
 import { RunFolder } from "../components/runfolder";
 import { AttentionBadge } from "../components/RunRow";
-import { subscribe } from "../events";
+import { connected, subscribe } from "../events";
+import { onSent, outbox, sendAnswer, sendReply as send } from "../outbox";
 import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
 import { lastSeq } from "../lib/merge";
@@ -29,6 +30,14 @@ import { loadTerminalSheet, terminalSheet } from "../terminal/lazy";
 import { loadSettingsSheet, loadSlashMenu, runCommands, settingsSheet } from "../steer/lazy";
 import { SettingsStrip } from "../steer/strip";
 
+
+/** about is what a dialog asks, in a few words, for messages about its answer. */
+function about(d: Dialog | null): string {
+  if (!d) return "";
+  if (d.kind === "plan") return "the plan";
+  if (d.kind === "permission") return d.permission?.title || d.permission?.command || d.permission?.tool || "the permission prompt";
+  return d.questions?.[0]?.question ?? "";
+}
 
 export function RunChat(props: { id: string }) {
   const conv = createConversation({ runId: props.id, fetch: (q) => api.runMessages(props.id, q) });
@@ -54,9 +63,20 @@ export function RunChat(props: { id: string }) {
   onMount(() => {
     loadRun();
     onCleanup(subscribe((e) => e.type === "run.changed" && e.run_id === props.id && loadRun(), loadRun));
+    // A reply that waited for the connection went out: a bubble until the
+    // transcript has it.
+    onCleanup(
+      onSent((run, text) => {
+        if (run !== props.id) return;
+        if (text.trim()) queue.add(text);
+        conv.refresh();
+      }),
+    );
   });
 
   const state = () => conv.state() ?? run()?.state ?? null;
+  /** stale: out of touch with lab (its stream down, or its reads failing), or not yet refetched since: what shows is the last known. */
+  const stale = () => !connected() || !conv.fresh() || conv.offline();
   trackSeen(props.id, conv.state, () => lastSeq(conv.win()));
   const heading = () => runHeading(run());
   const attached = () => run()?.attached;
@@ -84,21 +104,30 @@ export function RunChat(props: { id: string }) {
     }
   }
 
-  /** sendReply shows the reply at once; the bubble goes when the transcript has it, or now if it failed (the sender keeps the text). */
+  /**
+   * sendReply sends the reply (and the uploads it names) through the
+   * outbox: at once when in touch (a bubble until the transcript has it),
+   * else it waits there, shown, and goes when the connection is back. A
+   * refusal throws: the sender keeps the text and shows why.
+   */
   async function sendReply(t: string, uploads?: string[]) {
-    const q = t.trim() ? queue.add(t) : 0;
     try {
-      await api.reply(props.id, t, uploads);
-    } catch (e) {
-      queue.remove(q);
-      throw e;
+      if ((await send(props.id, t, uploads)) === "sent" && t.trim()) queue.add(t);
     } finally {
       conv.refresh(); // also tells the banner when lab is unreachable
     }
   }
 
+  /** cardNote says, under the card, when what shows may be old or an answer waits. */
+  const cardNote = (toolId: string) => {
+    if (outbox().some((i) => i.run === props.id && i.kind === "answer" && i.answer?.tool_id === toolId && i.status !== "failed"))
+      return "Your answer waits for the connection: it is sent when lab is back, if this question still waits.";
+    if (stale()) return "Out of touch with lab: this question may have been answered meanwhile. An answer waits and is sent only if it still waits.";
+    return "";
+  };
+
   const screen = () => (
-    <div class="screen chat-screen">
+    <div class="screen chat-screen" classList={{ stale: stale() }}>
       <Header
         title={heading().title}
         back="/"
@@ -207,19 +236,31 @@ export function RunChat(props: { id: string }) {
           </div>
         )}
       </Show>
-      <Show when={stopError() || conv.error()}>
-        <p class="error banner" role="alert" data-banner>
-          {stopError() || (conv.offline() ? "Offline: cannot reach the lab server. Retrying…" : conv.error())}
-        </p>
+      {/* Out of touch: one quiet banner says so, the connection's under the header or, while only the reads fail, this one. */}
+      <Show when={stopError() || (conv.error() && !(conv.offline() && !connected()))}>
+        <Show
+          when={!stopError() && conv.offline()}
+          fallback={
+            <p class="error banner" role="alert" data-banner>
+              {stopError() || conv.error()}
+            </p>
+          }
+        >
+          <p class="conn-banner" role="status" data-banner>
+            <span class="spinner" aria-hidden="true" />
+            <span>Offline: cannot reach the lab server. Retrying… this may be out of date.</span>
+          </p>
+        </Show>
       </Show>
       <RunFolder.Provider value={() => run()?.cwd}>
         <AttachmentsOf.Provider value={() => ({ kind: "runs", id: props.id })}>
           <ChatPane
             conv={conv}
             readOnly={false}
-            onAnswer={(a) => api.answer(props.id, a).then(() => undefined)}
+            onAnswer={(a) => sendAnswer(props.id, a, about(conv.pending()))}
             bindShowCard={(fn) => (showCard = fn)}
-            footer={<LiveTail conv={conv} queue={queue} />}
+            cardNote={cardNote}
+            footer={<LiveTail conv={conv} queue={queue} runId={props.id} stale={stale()} />}
           />
         </AttachmentsOf.Provider>
       </RunFolder.Provider>
@@ -231,6 +272,7 @@ export function RunChat(props: { id: string }) {
         <Match when={true}>
           <Composer
             state={state()}
+            stale={stale()}
             pending={!!conv.pending()}
             onReply={sendReply}
             upload={(f) => api.upload(props.id, f, f.name)}

@@ -11,7 +11,7 @@ import { Header } from "../components/Header";
 import { RunRow } from "../components/RunRow";
 import { RunsHousekeeping } from "../components/RunsHousekeeping";
 import { attentionOf, byAttention } from "../lib/attention";
-import { stopEvents, subscribe } from "../events";
+import { connected, stopEvents, subscribe } from "../events";
 import { isDown, machineNote, staleRuns } from "../lib/machines";
 import { manyMachines, setMachines } from "../machines";
 import { linkHandler } from "../router";
@@ -23,6 +23,7 @@ export function Runs(props: { selected?: string }) {
   const [stale, setStale] = createSignal(new Set<string>());
   const [error, setError] = createSignal("");
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastError: unknown;
 
   async function load() {
     try {
@@ -35,6 +36,7 @@ export function Runs(props: { selected?: string }) {
       setRuns(byAttention(rs));
       setError("");
     } catch (e) {
+      lastError = e;
       setError(isOffline(e) ? "Offline: cannot reach the lab server." : e instanceof Error ? e.message : String(e));
     }
   }
@@ -63,7 +65,7 @@ export function Runs(props: { selected?: string }) {
 
   return (
     <div class="screen">
-      <Header title="Runs" sub={sub()}>
+      <Header title="Runs" sub={sub()} conn={!props.selected}>
         <a class="btn" href="/history" onClick={linkHandler}>
           History
         </a>
@@ -75,7 +77,8 @@ export function Runs(props: { selected?: string }) {
         </a>
       </Header>
       <main class="scroll list">
-        <Show when={error()}>
+        {/* Out of touch: the banner under the header says so once. */}
+        <Show when={error() && !(isOffline(lastError) && !connected())}>
           <div class="notice error" role="alert" data-list-error>
             <span class="grow">{error()}</span>
             <button class="btn" onClick={load}>
@@ -98,7 +101,7 @@ export function Runs(props: { selected?: string }) {
               <For each={runs()}>
                 {(r) => (
                   <li>
-                    <RunRow run={r} selected={r.id === props.selected} machine={manyMachines()} stale={stale().has(r.id)} />
+                    <RunRow run={r} selected={r.id === props.selected} machine={manyMachines()} stale={stale().has(r.id) || !connected()} />
                   </li>
                 )}
               </For>
