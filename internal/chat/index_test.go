@@ -13,6 +13,7 @@ import (
 
 	"lab/internal/claude"
 	"lab/internal/claude/transcriptgen"
+	"lab/internal/foldkit/foldgen"
 )
 
 func TestLibrarySearchesConversationText(t *testing.T) {
@@ -227,7 +228,7 @@ func benchHistory(b *testing.B) (string, []IndexFile) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := transcriptgen.Write(f, transcriptgen.Options{Size: 512 << 10, Seed: uint64(i + 1), MaxOutput: 64 << 10}); err != nil {
+			if _, err := transcriptgen.Write(f, transcriptgen.Options{Options: foldgen.Options{Size: 512 << 10, Seed: uint64(i + 1), MaxOutput: 64 << 10}}); err != nil {
 				b.Fatal(err)
 			}
 			f.Close()

@@ -19,7 +19,9 @@ import (
 // side panels), change how the screen is drawn, or leave the session: lab
 // lists them, refusing with the reason, and never types them.
 
-// commands2_1_328 are 2.1.328's; 2.1.332 changed two descriptions.
+// commands2_1_328 are 2.1.328's; 2.1.332 changed two descriptions. A
+// per-CLI table: the rows are this CLI's menu; building a row, patching a
+// version and picking the table are clikit's.
 var commands2_1_328 = []conv.Command{
 	clikit.Refused("add-dir", "Add a working directory", clikit.WhyScreen),
 	clikit.Refused("auto-mode-setup", "Teach auto mode about your environment", clikit.WhyScreen),

@@ -57,6 +57,10 @@ func (f *Fold) ReadFrom(r io.Reader) (int64, error) { return f.FeedFrom(r, foldP
 
 // line folds one complete line that is not blank and that the peek did not
 // skip, reporting false when it is malformed.
+//
+// Write, ReadFrom and line read alike in both adapters: each binds
+// foldkit's Input to its own CLI's peek and line parse (a per-CLI binding,
+// kept as direct calls on the fold's hot path).
 func (f *Fold) line(b []byte) bool {
 	f.raw = b
 	ok := f.ln.parse(b) && f.apply(&f.ln)

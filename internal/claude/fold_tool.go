@@ -28,6 +28,7 @@ func resultPart(typ string) foldkit.Part {
 
 // foldToolSummary gives the one-line input summary of a tool chip: what the
 // operator needs to recognise the call (the command, the file, the pattern).
+// The keys are Claude Code's tools' input fields (a per-CLI table).
 func foldToolSummary(name string, input []byte) string {
 	var v struct {
 		command, filePath, notebookPath, path, pattern, url, query, description, skill, prompt, todos []byte

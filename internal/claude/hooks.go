@@ -10,7 +10,8 @@ import (
 	"lab/internal/hookspool"
 )
 
-// Hook event names lab listens to (the CLI's hook_event_name values).
+// Hook event names lab listens to (the CLI's hook_event_name values): a
+// per-CLI table of the events this CLI fires, the shared names hookspool's.
 const (
 	HookSessionStart     = hookspool.SessionStart
 	HookUserPromptSubmit = hookspool.UserPromptSubmit

@@ -154,7 +154,8 @@ func (m *foldMessage) parse(raw []byte) bool {
 	return jsonscan.Members(raw, m.set)
 }
 
-// set keeps one member: the fields of a message the fold reads.
+// set keeps one member: the fields of a Claude Code message the fold reads
+// (a per-CLI table).
 func (m *foldMessage) set(k, v []byte) {
 	switch string(k) {
 	case "role":
@@ -193,7 +194,8 @@ func (bl *foldBlock) next(arr *jsonscan.Array) (object, ok bool) {
 	return arr.NextMembers(bl.set)
 }
 
-// set keeps one member: the fields of a content block the fold reads.
+// set keeps one member: the fields of a Claude Code content block the fold
+// reads (a per-CLI table).
 func (bl *foldBlock) set(k, v []byte) {
 	switch string(k) {
 	case "type":

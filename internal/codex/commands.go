@@ -18,6 +18,9 @@ import (
 // is not in the menu, and "/prompts:<name>" is an unrecognized command
 // (its reusable prompts are numbered presets in config.toml, recalled by
 // a key, not by a slash command). So a Codex run offers only these.
+//
+// A per-CLI table: the rows are this CLI's menu; building a row and
+// picking the table are clikit's.
 var commands0_171_0 = []conv.Command{
 	clikit.Required("model", "choose what model and reasoning effort to use", "<model>"),
 	clikit.Run("fast", "1.5x speed, increased usage"),

@@ -8,7 +8,8 @@ import (
 	"lab/internal/hookspool"
 )
 
-// Hook event names lab listens to (the CLI's hook_event_name values). Codex
+// Hook event names lab listens to (the CLI's hook_event_name values): a
+// per-CLI table of the events this CLI fires, the names hookspool's. Codex
 // has no Notification event; PermissionRequest fires when an approval
 // prompt is drawn.
 const (

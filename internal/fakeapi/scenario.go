@@ -1,6 +1,10 @@
 package fakeapi
 
-import "regexp"
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
 
 // KeywordPrefix starts a scenario's keyword: "lab:<name>" in a prompt
 // picks scenario <name>.
@@ -60,4 +64,39 @@ func AttachedFile(prompt string) string {
 		return m[1]
 	}
 	return ""
+}
+
+// ReadTurns is the read scenario in a CLI's own blocks: a turn that reads
+// the file the prompt hands over (AttachedFile) with the block read makes,
+// then echo (the reply to the tool's result); with no file attached, one
+// turn saying so.
+func ReadTurns[Turn ~[]B, B any](prompt string, text func(string) B, read func(path string) B, echo Turn) []Turn {
+	path := AttachedFile(prompt)
+	if path == "" {
+		return []Turn{{text("No file was attached to read.")}}
+	}
+	return []Turn{{text("Let me read the attached file."), read(path)}, echo}
+}
+
+// EchoText is the text of a reply that echoes the newest tool results, a
+// paragraph each, so tests and the demo can see what the CLI recorded;
+// "Done." when there are none.
+func EchoText(results []string) string {
+	if len(results) == 0 {
+		return "Done."
+	}
+	return strings.Join(results, "\n\n")
+}
+
+// SlowText is the slow scenario's reply: n numbered words, twelve a line,
+// between a start and an end a test can wait for.
+func SlowText(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "word%d ", i)
+		if i%12 == 0 {
+			b.WriteString("\n")
+		}
+	}
+	return "Streaming slowly: " + b.String() + "finished."
 }

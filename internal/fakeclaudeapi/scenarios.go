@@ -74,17 +74,12 @@ var scenarios = []scenario{
 // 85% of the 1M window of the demo's model (claude-opus-5-5).
 var FullUsage = fakeapi.Usage{Input: 790_000, CacheRead: 60_000}
 
-// readTurns reads the file the prompt hands over (see
-// fakeapi.AttachedFile), then echoes what the CLI read.
+// readTurns reads the file the prompt hands over with Read, then echoes
+// what the CLI read.
 func readTurns(c *call) []turn {
-	path := fakeapi.AttachedFile(c.req.Prompt)
-	if path == "" {
-		return []turn{{text("No file was attached to read.")}}
-	}
-	return []turn{
-		{text("Let me read the attached file."), tool("Read", map[string]any{"file_path": path})},
-		echoTurn(c),
-	}
+	return fakeapi.ReadTurns(c.req.Prompt, text, func(path string) outBlock {
+		return tool("Read", map[string]any{"file_path": path})
+	}, echoTurn(c))
 }
 
 // Scenarios lists the scripted scenarios with their keywords.
@@ -93,6 +88,8 @@ func Scenarios() []ScenarioInfo { return fakeapi.Infos(scenarios) }
 // pickScenario returns the scenario a prompt names, else the text one.
 func pickScenario(prompt string) *scenario { return fakeapi.Pick(prompt, scenarios) }
 
+// text and tool make the Messages API's content blocks (a per-CLI shape:
+// the Responses API's items differ).
 func text(s string) outBlock { return outBlock{kind: "text", text: s} }
 
 func tool(name string, input any) outBlock {
@@ -100,11 +97,10 @@ func tool(name string, input any) outBlock {
 }
 
 // echoTurn replies to the newest tool results with their content, so tests
-// and the demo can see what the CLI recorded as the answer.
+// and the demo can see what the CLI recorded as the answer. A per-CLI
+// rule: a Messages API tool result names its call by id and may be an
+// error.
 func echoTurn(c *call) turn {
-	if len(c.req.ToolResults) == 0 {
-		return turn{text("Done.")}
-	}
 	echoes := make([]string, len(c.req.ToolResults))
 	for i, tr := range c.req.ToolResults {
 		status := "tool_result"
@@ -113,7 +109,7 @@ func echoTurn(c *call) turn {
 		}
 		echoes[i] = fmt.Sprintf("%s for %s: %s", status, toolName(c.req.Messages, tr.ToolUseID), tr.Content)
 	}
-	return turn{text(strings.Join(echoes, "\n\n"))}
+	return turn{text(fakeapi.EchoText(echoes))}
 }
 
 // toolName finds the name of the tool_use with id in the history.
@@ -146,15 +142,7 @@ func textTurns(c *call) []turn {
 }
 
 func slowTurns(c *call) []turn {
-	n := c.opts.SlowChunks
-	var b strings.Builder
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "word%d ", i)
-		if i%12 == 0 {
-			b.WriteString("\n")
-		}
-	}
-	return []turn{{outBlock{kind: "text", text: "Streaming slowly: " + b.String() + "finished.", slow: true}}}
+	return []turn{{outBlock{kind: "text", text: fakeapi.SlowText(c.opts.SlowChunks), slow: true}}}
 }
 
 func thinkTurns(c *call) []turn {

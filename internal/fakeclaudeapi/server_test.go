@@ -115,6 +115,8 @@ func TestScenarioFirstTurns(t *testing.T) {
 		{"lab:form3 please", "form3", "AskUserQuestion", `"header":"Crust"`, "tool_use"},
 		{"lab:plan", "plan", "ExitPlanMode", `"plan":"# Plan: add a greeting`, "tool_use"},
 		{"lab:markdown", "markdown", "", "", "end_turn"},
+		{"lab:read\n[Attached file: /tmp/lab/in.txt]", "read", "Read", `"file_path":"/tmp/lab/in.txt"`, "tool_use"},
+		{"lab:read", "read", "", "", "end_turn"},
 	}
 	for _, c := range cases {
 		t.Run(c.prompt, func(t *testing.T) {

@@ -68,17 +68,12 @@ var scenarios = []scenario{
 // (20k of them cached), 85% of the 258.4k window the CLI gives gpt-5.5.
 var FullUsage = fakeapi.Usage{Input: 200_000, CacheRead: 20_000}
 
-// readTurns cats the file the prompt hands over (see
-// fakeapi.AttachedFile), then echoes what the command printed.
+// readTurns cats the file the prompt hands over with exec_command, then
+// echoes what the command printed.
 func readTurns(c *call) []turn {
-	path := fakeapi.AttachedFile(c.req.Prompt)
-	if path == "" {
-		return []turn{{text("No file was attached to read.")}}
-	}
-	return []turn{
-		{text("Let me read the attached file."), function(ToolExecCommand, map[string]any{"cmd": "cat '" + path + "'", "yield_time_ms": 1000})},
-		echoTurn(c),
-	}
+	return fakeapi.ReadTurns(c.req.Prompt, text, func(path string) outItem {
+		return function(ToolExecCommand, map[string]any{"cmd": "cat '" + path + "'", "yield_time_ms": 1000})
+	}, echoTurn(c))
 }
 
 // Scenarios lists the scripted scenarios with their keywords.
@@ -87,6 +82,8 @@ func Scenarios() []ScenarioInfo { return fakeapi.Infos(scenarios) }
 // pickScenario returns the scenario a prompt names, else the text one.
 func pickScenario(prompt string) *scenario { return fakeapi.Pick(prompt, scenarios) }
 
+// text and function make the Responses API's output items (a per-CLI
+// shape: the Messages API's blocks differ).
 func text(s string) outItem { return outItem{kind: "text", text: s} }
 
 func function(name string, args any) outItem {
@@ -94,17 +91,15 @@ func function(name string, args any) outItem {
 }
 
 // echoTurn replies to the newest tool outputs with their content, so tests
-// and the demo can see what the CLI recorded.
+// and the demo can see what the CLI recorded. A per-CLI rule: a Responses
+// API tool output carries its call's name.
 func echoTurn(c *call) turn {
-	if len(c.req.ToolOutputs) == 0 {
-		return turn{text("Done.")}
-	}
 	echoes := make([]string, len(c.req.ToolOutputs))
 	for i, o := range c.req.ToolOutputs {
 		name := cmp.Or(o.Name, "unknown tool")
 		echoes[i] = fmt.Sprintf("tool output for %s: %s", name, o.Output)
 	}
-	return turn{text(strings.Join(echoes, "\n\n"))}
+	return turn{text(fakeapi.EchoText(echoes))}
 }
 
 func textTurns(c *call) []turn {
@@ -119,14 +114,7 @@ func textTurns(c *call) []turn {
 }
 
 func slowTurns(c *call) []turn {
-	var b strings.Builder
-	for i := 1; i <= c.opts.SlowChunks; i++ {
-		fmt.Fprintf(&b, "word%d ", i)
-		if i%12 == 0 {
-			b.WriteString("\n")
-		}
-	}
-	return []turn{{outItem{kind: "text", text: "Streaming slowly: " + b.String() + "finished.", slow: true}}}
+	return []turn{{outItem{kind: "text", text: fakeapi.SlowText(c.opts.SlowChunks), slow: true}}}
 }
 
 // ThinkSummary is the reasoning summary the think scenario streams.

@@ -112,6 +112,8 @@ func TestScenarioFirstTurns(t *testing.T) {
 		{"lab:single", "single", "function_call", "request_user_input", `"header":"Database"`},
 		{"lab:form please", "form", "function_call", "request_user_input", `"header":"Size"`},
 		{"lab:plan", "plan", "message", "", "<proposed_plan>\n# Plan: add a greeting"},
+		{"lab:read\n[Attached file: /tmp/lab/in.txt]", "read", "function_call", "exec_command", `"cmd":"cat '/tmp/lab/in.txt'"`},
+		{"lab:read", "read", "message", "", "No file was attached to read."},
 	}
 	for _, c := range cases {
 		t.Run(c.prompt, func(t *testing.T) {

@@ -17,27 +17,22 @@ import (
 	"lab/internal/foldkit/foldgen"
 )
 
-// Options shapes a generated transcript.
+// Options shapes a generated transcript: the size, seed and largest tool
+// output every generator takes (a tool output is written twice per result
+// line, and once more in a request blob), and the huge request blobs.
 type Options struct {
-	// Size is the least number of bytes to write; generation stops at the
-	// first turn boundary past it.
-	Size int64
-	// Seed makes different but reproducible transcripts.
-	Seed uint64
+	foldgen.Options
 	// HugeBlobs is how many request-blob lines of HugeBlobBytes each to
 	// spread through the transcript (the CLI records a request's large
 	// attachments this way; they reach tens of megabytes).
 	HugeBlobs     int
 	HugeBlobBytes int
-	// MaxOutput bounds one tool output (written twice per result line, and
-	// once more in a request blob).
-	MaxOutput int
 }
 
 // Default is the benchmark transcript: 100 MB with two 12 MB blobs and
 // tool outputs up to 1 MB.
 func Default() Options {
-	return Options{Size: 100 << 20, Seed: 1, HugeBlobs: 2, HugeBlobBytes: 12 << 20, MaxOutput: 1 << 20}
+	return Options{Options: foldgen.Options{Size: 100 << 20, Seed: 1, MaxOutput: 1 << 20}, HugeBlobs: 2, HugeBlobBytes: 12 << 20}
 }
 
 // gen is a generator in progress: what every generator carries (foldgen.Gen)
@@ -61,33 +56,26 @@ func Write(w io.Writer, opt Options) (int64, error) {
 		opt:     opt,
 		session: fmt.Sprintf("5e551011-0000-4000-8000-%012d", opt.Seed),
 	}
-	if g.opt.MaxOutput <= 0 {
-		g.opt.MaxOutput = 64 << 10
-	}
 	hugeEvery := int64(0)
 	if opt.HugeBlobs > 0 {
 		hugeEvery = opt.Size / int64(opt.HugeBlobs+1)
 	}
 	nextHuge, huge := hugeEvery, 0
-	for turn := 0; g.N < opt.Size && g.Err == nil; turn++ {
+	return g.Turns(opt.Size, func(turn int) {
 		g.turn(turn)
 		if hugeEvery > 0 && huge < opt.HugeBlobs && g.N >= nextHuge {
 			g.blob(g.words(opt.HugeBlobBytes))
 			huge++
 			nextHuge += hugeEvery
 		}
-	}
-	return g.Done()
+	})
 }
 
 type obj = map[string]any
 
 func (g *gen) emit(v any) { g.JSONLine(v) }
 
-func (g *gen) ts() string {
-	g.Clock = g.Clock.Add(time.Duration(200+g.Rng.IntN(3000)) * time.Millisecond)
-	return g.Clock.Format("2006-01-02T15:04:05.000Z")
-}
+func (g *gen) ts() string { return g.Tick(200, 3000) }
 
 func (g *gen) id() string {
 	g.uuid++
@@ -200,12 +188,7 @@ func (g *gen) result(id string, content any, toolUseResult any, extra obj) {
 
 func (g *gen) toolCall() {
 	id := g.toolID()
-	// Output sizes are heavy-tailed: mostly small, sometimes huge.
-	size := 200 + g.Rng.IntN(4000)
-	if g.Rng.IntN(6) == 0 {
-		size = g.Rng.IntN(g.opt.MaxOutput)
-	}
-	out := g.words(size)
+	out := g.words(g.OutputSize(g.opt.MaxOutput))
 	switch g.Rng.IntN(3) {
 	case 0:
 		g.assistant(obj{"type": "tool_use", "id": id, "name": "Bash", "input": obj{"command": "go test ./... 2>&1 | tail -50", "description": "Run the tests"}}, "tool_use")

@@ -8,11 +8,12 @@ import (
 
 	"lab/internal/claude"
 	"lab/internal/claude/transcriptgen"
+	"lab/internal/foldkit/foldgen"
 	"lab/internal/foldkit/foldtest"
 )
 
 func TestWriteShapes(t *testing.T) {
-	opt := transcriptgen.Options{Size: 4 << 20, Seed: 7, HugeBlobs: 1, HugeBlobBytes: 1 << 20, MaxOutput: 200 << 10}
+	opt := transcriptgen.Options{Options: foldgen.Options{Size: 4 << 20, Seed: 7, MaxOutput: 200 << 10}, HugeBlobs: 1, HugeBlobBytes: 1 << 20}
 	lines := foldtest.CheckGenerator(t, opt.Size, func(w io.Writer) (int64, error) { return transcriptgen.Write(w, opt) }, claude.NewFold())
 	types := map[string]int{}
 	hugeBlobs := 0

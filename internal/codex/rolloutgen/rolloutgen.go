@@ -20,16 +20,9 @@ import (
 	"lab/internal/foldkit/foldgen"
 )
 
-// Options shapes a generated rollout.
-type Options struct {
-	// Size is the least number of bytes to write; generation stops at the
-	// first turn boundary past it.
-	Size int64
-	// Seed makes different but reproducible rollouts.
-	Seed uint64
-	// MaxOutput bounds one command output (written twice per call).
-	MaxOutput int
-}
+// Options shapes a generated rollout: what every generator takes (a
+// command output is written twice per call).
+type Options = foldgen.Options
 
 // Default is the benchmark rollout: 100 MB with command outputs up to 1 MB.
 func Default() Options {
@@ -56,15 +49,9 @@ func Write(w io.Writer, opt Options) (int64, error) {
 		opt:     opt,
 		session: fmt.Sprintf("01a22fba-0000-7000-8000-%012d", opt.Seed),
 	}
-	if g.opt.MaxOutput <= 0 {
-		g.opt.MaxOutput = 64 << 10
-	}
 	g.line("session_meta", obj{"id": g.session, "session_id": g.session, "cwd": "/tmp/lab/work", "originator": "codex-tui",
 		"cli_version": "0.171.0", "source": "cli", "model_provider": "local", "base_instructions": obj{"text": g.words(20000)}})
-	for turn := 0; g.N < opt.Size && g.Err == nil; turn++ {
-		g.turn(turn)
-	}
-	return g.Done()
+	return g.Turns(opt.Size, g.turn)
 }
 
 type obj = map[string]any
@@ -75,7 +62,7 @@ func (g *gen) line(typ string, payload obj) {
 	if g.Err != nil {
 		return
 	}
-	g.Clock = g.Clock.Add(time.Duration(50+g.Rng.IntN(2000)) * time.Millisecond)
+	ts := g.Tick(50, 2000)
 	var body []byte
 	var err error
 	if t, ok := payload["type"].(string); ok {
@@ -89,7 +76,7 @@ func (g *gen) line(typ string, payload obj) {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `{"timestamp":%q,"ordinal":%d,"type":%q,"payload":`, g.Clock.Format("2006-01-02T15:04:05.000Z"), g.ordinal, typ)
+	fmt.Fprintf(&b, `{"timestamp":%q,"ordinal":%d,"type":%q,"payload":`, ts, g.ordinal, typ)
 	b.Write(body)
 	b.WriteString("}\n")
 	g.ordinal++
@@ -176,12 +163,7 @@ func (g *gen) assistant(text string) {
 
 func (g *gen) command() {
 	id := g.callID()
-	// Output sizes are heavy-tailed: mostly small, sometimes huge.
-	size := 200 + g.Rng.IntN(4000)
-	if g.Rng.IntN(6) == 0 {
-		size = g.Rng.IntN(g.opt.MaxOutput)
-	}
-	out := g.words(size)
+	out := g.words(g.OutputSize(g.opt.MaxOutput))
 	args, _ := json.Marshal(obj{"cmd": "go test ./... 2>&1 | tail -50", "yield_time_ms": 10000})
 	g.item("function_call", obj{"id": g.id("fc_"), "name": "exec_command", "arguments": string(args), "call_id": id})
 	g.event("item_completed", obj{"item": obj{"type": "CommandExecution", "id": id, "command": []string{"/bin/bash", "-lc", "go test ./..."},

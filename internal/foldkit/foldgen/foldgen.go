@@ -1,7 +1,8 @@
 // Package foldgen is what the generators of large synthetic CLI files
 // (internal/claude/transcriptgen, internal/codex/rolloutgen) share: the
-// buffered output that counts its bytes and keeps its first error, seeded
-// text with the escapes JSON needs, records with a key first as the CLIs
+// buffered output that counts its bytes and keeps its first error, the
+// turn loop, the clock, heavy-tailed output sizes, seeded text with the
+// escapes JSON needs, records with a key first as the CLIs
 // write them, and the generator commands' main. Each generator supplies
 // its CLI's line shapes and mix; the output is deterministic for a seed.
 package foldgen
@@ -17,6 +18,17 @@ import (
 	"strings"
 	"time"
 )
+
+// Options is what every generator takes (a generator adds its own).
+type Options struct {
+	// Size is the least number of bytes to write; generation stops at the
+	// first turn boundary past it.
+	Size int64
+	// Seed makes different but reproducible files.
+	Seed uint64
+	// MaxOutput bounds one tool output (see Gen.OutputSize).
+	MaxOutput int
+}
 
 // Gen is what every generator carries: the output, the seeded random
 // source and the clock its records are stamped with.
@@ -35,6 +47,38 @@ func NewGen(w io.Writer, seed, stream uint64, start time.Time) Gen {
 
 // Words returns about n bytes of text from vocab (see Words).
 func (g Gen) Words(vocab []string, n int) string { return Words(g.Rng, vocab, n) }
+
+// Turns calls turn with 0, 1, 2, … until the output holds at least size
+// bytes or a write failed, then flushes it: a generated file ends at the
+// first turn boundary past its size. It returns the bytes written and the
+// first error.
+func (g Gen) Turns(size int64, turn func(n int)) (int64, error) {
+	for n := 0; g.N < size && g.Err == nil; n++ {
+		turn(n)
+	}
+	return g.Done()
+}
+
+// Tick moves the clock on by minMs plus up to spreadMs milliseconds and
+// returns it as the CLIs stamp their records.
+func (g *Gen) Tick(minMs, spreadMs int) string {
+	g.Clock = g.Clock.Add(time.Duration(minMs+g.Rng.IntN(spreadMs)) * time.Millisecond)
+	return g.Clock.Format("2006-01-02T15:04:05.000Z")
+}
+
+// OutputSize draws the size of a tool output, heavy-tailed as real ones
+// are: mostly 200 B to 4 KB, one in six anything below max (64 KB when max
+// is not positive).
+func (g Gen) OutputSize(max int) int {
+	if max <= 0 {
+		max = 64 << 10
+	}
+	size := 200 + g.Rng.IntN(4000)
+	if g.Rng.IntN(6) == 0 {
+		size = g.Rng.IntN(max)
+	}
+	return size
+}
 
 // Out is a generated file being written: buffered, counting its bytes,
 // keeping the first error (writes after it are dropped).
@@ -124,11 +168,9 @@ func KeyFirst(key, value string, rest map[string]any) ([]byte, error) {
 // Command is a generator command: its name (for errors) and what its
 // flags set.
 type Command struct {
-	Name      string
-	Size      *int64  // -mb, in MiB
-	Seed      *uint64 // -seed
-	MaxOutput *int    // -max-output
-	What      string  // what MaxOutput bounds, for its flag's help
+	Name string
+	Opt  *Options // -mb (Size in MiB), -seed, -max-output
+	What string   // what MaxOutput bounds, for its flag's help
 	// Flags adds the generator's own flags.
 	Flags func(fs *flag.FlagSet)
 	// Write writes the file once the flags are read.
@@ -139,15 +181,15 @@ type Command struct {
 // stdout) and says how many bytes it wrote.
 func (c Command) Main() {
 	fs := flag.CommandLine
-	mb := fs.Int64("mb", *c.Size>>20, "least size in MiB")
+	mb := fs.Int64("mb", c.Opt.Size>>20, "least size in MiB")
 	out := fs.String("o", "", "output file (default stdout)")
-	fs.Uint64Var(c.Seed, "seed", *c.Seed, "seed")
-	fs.IntVar(c.MaxOutput, "max-output", *c.MaxOutput, "largest "+c.What)
+	fs.Uint64Var(&c.Opt.Seed, "seed", c.Opt.Seed, "seed")
+	fs.IntVar(&c.Opt.MaxOutput, "max-output", c.Opt.MaxOutput, "largest "+c.What)
 	if c.Flags != nil {
 		c.Flags(fs)
 	}
 	flag.Parse()
-	*c.Size = *mb << 20
+	c.Opt.Size = *mb << 20
 	w := os.Stdout
 	if *out != "" {
 		f, err := os.Create(*out)

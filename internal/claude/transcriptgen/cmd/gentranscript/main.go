@@ -15,7 +15,7 @@ import (
 func main() {
 	opt := transcriptgen.Default()
 	foldgen.Command{
-		Name: "gentranscript", Size: &opt.Size, Seed: &opt.Seed, MaxOutput: &opt.MaxOutput, What: "tool output",
+		Name: "gentranscript", Opt: &opt.Options, What: "tool output",
 		Flags: func(fs *flag.FlagSet) {
 			fs.IntVar(&opt.HugeBlobs, "huge", opt.HugeBlobs, "number of huge request-blob lines")
 			fs.IntVar(&opt.HugeBlobBytes, "huge-bytes", opt.HugeBlobBytes, "size of each huge request-blob line")

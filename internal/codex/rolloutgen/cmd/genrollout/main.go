@@ -14,7 +14,7 @@ import (
 func main() {
 	opt := rolloutgen.Default()
 	foldgen.Command{
-		Name: "genrollout", Size: &opt.Size, Seed: &opt.Seed, MaxOutput: &opt.MaxOutput, What: "command output",
+		Name: "genrollout", Opt: &opt, What: "command output",
 		Write: func(w io.Writer) (int64, error) { return rolloutgen.Write(w, opt) },
 	}.Main()
 }
