@@ -29,7 +29,8 @@ import (
 //	 ● Which color? / → Blue              its recorded answers
 //	Would you like to proceed?            the plan approval picker
 
-// ScreenKind says which picker a pane shows.
+// ScreenKind says which picker a pane shows. The names clikit gives every
+// CLI are bound here, beside this CLI's own screens (a per-CLI binding).
 type ScreenKind = clikit.ScreenKind
 
 const (

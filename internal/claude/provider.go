@@ -44,6 +44,9 @@ func (Provider) Info() conv.ProviderInfo {
 		Attachments: true, SwitchModes: switchModes, Models: models}
 }
 
+// The methods from here on bind agent.Provider to this CLI: one-line
+// calls into this package and clikit (a per-CLI binding, not shared logic).
+
 // ResolveBin finds the claude binary: a path, or a name looked up in PATH
 // ("claude" when bin is empty). Its error says how to install the CLI.
 func (Provider) ResolveBin(bin string) (string, error) {

@@ -32,7 +32,8 @@ import (
 //	  Reason: …    $ the command    Destination: …
 //	› 1. Yes, proceed (y)                      a row and its shortcut key
 
-// ScreenKind says which picker a pane shows.
+// ScreenKind says which picker a pane shows. The names clikit gives every
+// CLI are bound here, beside this CLI's own screens (a per-CLI binding).
 type ScreenKind = clikit.ScreenKind
 
 const (

@@ -49,6 +49,9 @@ func (Provider) Info() conv.ProviderInfo {
 		Attachments: true, SwitchModes: switchModes, Models: models}
 }
 
+// The methods from here on bind agent.Provider to this CLI: one-line
+// calls into this package and clikit (a per-CLI binding, not shared logic).
+
 // ResolveBin finds the codex binary: a path, or a name looked up in PATH
 // ("codex" when bin is empty; the npm package's `codex` is a Node launcher
 // of the same binary and works too). Its error says how to install it.
