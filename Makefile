@@ -121,7 +121,7 @@ web: web/node_modules/.package-lock.json
 
 # Typecheck and unit-test the web app.
 test-web: web/node_modules/.package-lock.json
-	cd web && npm run typecheck && npm test
+	cd web && npm run typecheck && npm test && node scripts/e2e-list.mjs
 
 # The web app in real headless Chromium (Debian's /usr/bin/chromium):
 # first the weight budget (the first paint's JavaScript at most 50 KB
