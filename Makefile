@@ -119,7 +119,8 @@ web: web/node_modules/.package-lock.json
 	find $(WEB_DIST) -mindepth 1 ! -name .gitignore -exec rm -rf {} +
 	cp -R web/dist/. $(WEB_DIST)/
 
-# Typecheck and unit-test the web app.
+# Typecheck and unit-test the web app; check every browser suite in e2e/
+# is in an npm e2e script.
 test-web: web/node_modules/.package-lock.json
 	cd web && npm run typecheck && npm test && node scripts/e2e-list.mjs
 

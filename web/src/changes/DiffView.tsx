@@ -8,6 +8,7 @@ import { errorText } from "../api";
 import { changesApi, type FileChange, type Since } from "./api";
 import { commentText, diffRows, type DiffRow } from "./diff";
 import { fetched } from "./fetched";
+import { Alert } from "../components/Alert";
 
 export function DiffView(props: {
   runId: string;
@@ -127,11 +128,7 @@ export function DiffView(props: {
                         ref={(el) => queueMicrotask(() => el.focus())}
                         aria-label="Comment"
                       />
-                      <Show when={error()}>
-                        <p class="error" role="alert">
-                          {error()}
-                        </p>
-                      </Show>
+                      <Alert error={error()} />
                       <button class="btn" onClick={() => setSelected(-1)}>
                         Cancel
                       </button>

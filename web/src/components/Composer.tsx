@@ -15,6 +15,7 @@ import { fill, route } from "../lib/slash";
 import { slashMenu } from "../steer/lazy";
 import { AttachButton, AttachChips, createAttachments } from "./ComposerAttach";
 import { ConfirmInterrupt } from "./ConfirmInterrupt";
+import { Alert } from "./Alert";
 
 export interface ComposerProps {
   state: State | null;
@@ -95,11 +96,7 @@ export function Composer(props: ComposerProps) {
 
   return (
     <footer class="composer">
-      <Show when={error()}>
-        <p class="error" role="alert">
-          {error()}
-        </p>
-      </Show>
+      <Alert error={error()} />
       <Switch>
         <Match when={props.state === "ended"}>
           <div class="note-line muted">This run has ended.</div>

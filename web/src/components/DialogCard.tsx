@@ -26,6 +26,7 @@ import { type CardProps, useSend } from "./card";
 import { pickByNumber } from "./cardkeys";
 import { PermissionCard } from "./PermissionCard";
 import { Markdown } from "./Markdown";
+import { Alert } from "./Alert";
 
 export function DialogCard(props: CardProps) {
   return (
@@ -55,11 +56,7 @@ function PermissionAsk(props: CardProps) {
   return (
     <>
       <PermissionCard {...props} send={send} sending={sending} />
-      <Show when={error()}>
-        <p class="error" role="alert">
-          {error()}
-        </p>
-      </Show>
+      <Alert error={error()} />
     </>
   );
 }
@@ -131,11 +128,7 @@ function PlanCard(props: CardProps) {
           </button>
         </div>
       </Show>
-      <Show when={error()}>
-        <p class="error" role="alert">
-          {error()}
-        </p>
-      </Show>
+      <Alert error={error()} />
     </>
   );
 }
@@ -236,11 +229,7 @@ function QuestionCard(props: CardProps) {
           </div>
         </Match>
       </Switch>
-      <Show when={error()}>
-        <p class="error" role="alert">
-          {error()}
-        </p>
-      </Show>
+      <Alert error={error()} />
     </>
   );
 }

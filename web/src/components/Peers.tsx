@@ -9,6 +9,7 @@ import { api, errorText, type Machine, type PeerList } from "../api";
 import { subscribe } from "../events";
 import { clock, isDown, machineNote, peerNameOK } from "../lib/machines";
 import "../styles/machines.css";
+import { Alert, Note } from "./Alert";
 
 export default function Peers() {
   const [list, setList] = createSignal<PeerList | null>(null);
@@ -82,16 +83,8 @@ export default function Peers() {
         Show and steer the runs of labs on other machines here. On the other machine, run <code>lab token create --relay NAME</code> and give that token below.
         <Show when={list()}> This lab is <strong>{list()!.machine}</strong>.</Show>
       </p>
-      <Show when={error()}>
-        <p class="error" role="alert">
-          {error()}
-        </p>
-      </Show>
-      <Show when={note()}>
-        <p class="note" role="status">
-          {note()}
-        </p>
-      </Show>
+      <Alert error={error()} />
+      <Note note={note()} />
       <Show when={(list()?.peers ?? []).length > 0}>
         <ul class="devices">
           <For each={list()!.peers}>

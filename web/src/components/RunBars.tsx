@@ -6,6 +6,7 @@ import { createSignal, Show } from "solid-js";
 import { api, type Run } from "../api";
 import { navigate } from "../router";
 import "../styles/attach.css";
+import { Alert } from "./Alert";
 
 /** endedNote says how a run ended, in the operator's words. */
 export function endedNote(r: Run | null): string {
@@ -44,11 +45,7 @@ export function EndedBar(props: { run: Run | null; onChanged: () => void }) {
 
   return (
     <footer class="composer">
-      <Show when={error()}>
-        <p class="error" role="alert">
-          {error()}
-        </p>
-      </Show>
+      <Alert error={error()} />
       <div class="note-line end-bar" data-composer="ended">
         <span class="grow muted">{endedNote(props.run)}</span>
         <Show when={props.run?.session_id}>

@@ -12,6 +12,7 @@ import { linkHandler } from "../router";
 import "../styles/machines.css";
 import { manyProviders, providerLabel } from "../providers";
 import { manyMachines, setMachines } from "../machines";
+import { Alert } from "../components/Alert";
 
 const pageSize = 50;
 
@@ -60,11 +61,7 @@ export function History() {
         <input type="search" name="q" placeholder="Search folders, titles and conversations" value={q()} onInput={(e) => onSearch(e.currentTarget.value)} autocapitalize="off" />
       </div>
       <main class="scroll list">
-        <Show when={error()}>
-          <p class="error" role="alert">
-            {error()}
-          </p>
-        </Show>
+        <Alert error={error()} />
         <Show when={items()} fallback={<p class="muted pad">Loading…</p>}>
           <Show when={items()!.length > 0} fallback={<p class="muted pad">No sessions found.</p>}>
             <ul class="rows">

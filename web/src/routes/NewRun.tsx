@@ -16,6 +16,7 @@ import { loadMachines } from "../machines";
 import { loadProviders } from "../providers";
 import "../styles/machines.css";
 import { navigate } from "../router";
+import { Alert } from "../components/Alert";
 
 /** Used until the server lists its providers (or when it cannot): the server's default provider, its modes unknown. */
 const unknownProvider: ProviderInfo = { name: "", label: "", modes: [] };
@@ -250,11 +251,7 @@ export function NewRun() {
               {modeHelp()}
             </span>
           </label>
-          <Show when={error()}>
-            <p class="error" role="alert">
-              {error()}
-            </p>
-          </Show>
+          <Alert error={error()} />
           <button class="btn primary" type="submit" disabled={busy() || needsPrompt() || att.uploading()} title="Start (Ctrl+Enter)">
             Start
           </button>

@@ -17,6 +17,7 @@ import { sessionHeading } from "../lib/heading";
 import { historyBack } from "../lib/lastsearch";
 import { providerLabel } from "../providers";
 import { linkHandler, navigate } from "../router";
+import { Alert } from "../components/Alert";
 
 
 export function SessionChat(props: { id: string }) {
@@ -91,11 +92,7 @@ export function SessionChat(props: { id: string }) {
           <ChatPane conv={conv} readOnly={true} />
         </AttachmentsOf.Provider>
         <footer class="composer">
-          <Show when={error()}>
-            <p class="error" role="alert">
-              {error()}
-            </p>
-          </Show>
+          <Alert error={error()} />
           <div class="note-line end-bar" data-composer="readonly">
             <span class="grow muted">Read-only history.</span>
             <Show

@@ -9,6 +9,7 @@ import { Header } from "../components/Header";
 import { defaultDeviceName } from "../lib/device";
 import { ago } from "../lib/format";
 import { disablePush, enablePush, myDeviceId, pushSupported } from "../push";
+import { Alert, Note } from "../components/Alert";
 
 const optionRows: { key: keyof PushOptions; label: string; hint: string }[] = [
   { key: "blocked", label: "When a run is blocked", hint: "a question, plan or permission prompt waits" },
@@ -95,16 +96,8 @@ export function Settings() {
       <main class="scroll">
         <section class="settings" aria-labelledby="push-h">
           <h2 id="push-h">Notifications</h2>
-          <Show when={error()}>
-            <p class="error" role="alert">
-              {error()}
-            </p>
-          </Show>
-          <Show when={note()}>
-            <p class="note" role="status">
-              {note()}
-            </p>
-          </Show>
+          <Alert error={error()} />
+          <Note note={note()} />
           <Show
             when={pushSupported()}
             fallback={

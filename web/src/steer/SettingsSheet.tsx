@@ -9,6 +9,7 @@ import { createSignal, For, Show } from "solid-js";
 import type { ProviderInfo, Settings, State } from "../api";
 import { isModel } from "../lib/settings";
 import "./steer.css";
+import { Alert } from "../components/Alert";
 
 export interface SettingsSheetProps {
   provider: ProviderInfo | undefined;
@@ -55,11 +56,7 @@ export default function SettingsSheet(props: SettingsSheetProps) {
               The agent is busy: switch when it waits for you.
             </p>
           </Show>
-          <Show when={error()}>
-            <p class="error" role="alert">
-              {error()}
-            </p>
-          </Show>
+          <Alert error={error()} />
           <Choices
             title="Mode"
             label="Permission mode"
