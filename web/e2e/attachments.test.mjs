@@ -13,8 +13,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { launch, watch } from "./lib/browser.mjs";
-import { startLab } from "./lib/lab.mjs";
+import { signedIn, signOff } from "./lib/session.mjs";
 import { poll, shot } from "./lib/util.mjs";
 
 const password = "correct horse battery staple";
@@ -22,22 +21,9 @@ const slow = { timeout: 90000 };
 let lab, browser, page, seen;
 
 before(async () => {
-  lab = await startLab();
-  browser = await launch();
-  page = await browser.page();
-  page.setDefaultTimeout(60000);
-  seen = watch(page);
-  const token = await lab.setupToken();
-  await page.goto(`${lab.url}/setup#token=${encodeURIComponent(token)}`);
-  await page.locator('input[name="password"]').fill(password);
-  await page.locator('input[name="confirm"]').fill(password);
-  await page.getByRole("button", { name: "Set password" }).click();
-  await page.getByRole("heading", { name: "Runs" }).waitFor();
+  ({ lab, browser, page, seen } = await signedIn(password));
 });
-after(async () => {
-  await browser?.close();
-  await lab?.stop();
-});
+after(() => signOff({ browser, lab }));
 
 /** photo is a PNG of w×h that the page's own canvas draws: a sky over a field, so a thumbnail shows something. */
 async function photo(w, h) {

@@ -14,8 +14,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { launch, watch } from "./lib/browser.mjs";
-import { startLab } from "./lib/lab.mjs";
+import { signedIn, signOff } from "./lib/session.mjs";
 import { poll, shot } from "./lib/util.mjs";
 
 const password = "correct horse battery staple";
@@ -26,18 +25,8 @@ let lab, browser, page, seen, opsSocket;
 const plainTerminals = [];
 
 before(async () => {
-  lab = await startLab();
-  browser = await launch();
-  page = await browser.page();
-  page.setDefaultTimeout(60000);
-  seen = watch(page);
+  ({ lab, browser, page, seen } = await signedIn(password));
   opsSocket = join(lab.root, "ops.sock");
-  const token = await lab.setupToken();
-  await page.goto(`${lab.url}/setup#token=${encodeURIComponent(token)}`);
-  await page.locator('input[name="password"]').fill(password);
-  await page.locator('input[name="confirm"]').fill(password);
-  await page.getByRole("button", { name: "Set password" }).click();
-  await page.getByRole("heading", { name: "Runs" }).waitFor();
 });
 after(async () => {
   for (const p of plainTerminals) {
@@ -48,8 +37,7 @@ after(async () => {
     }
   }
   if (opsSocket && existsSync(opsSocket)) spawnSync("tmux", ["-S", opsSocket, "kill-server"], { stdio: "ignore" });
-  await browser?.close();
-  await lab?.stop();
+  await signOff({ browser, lab });
 });
 
 const chat = () => page.locator('[data-testid="chat"]');

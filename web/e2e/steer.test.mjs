@@ -13,29 +13,16 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { launch } from "./lib/browser.mjs";
-import { startLab } from "./lib/lab.mjs";
+import { signedIn, signOff } from "./lib/session.mjs";
 import { poll, shot } from "./lib/util.mjs";
 
 const password = "correct horse battery staple";
-let lab, browser, page;
+let lab, browser, page, seen;
 
 before(async () => {
-  lab = await startLab();
-  browser = await launch();
-  page = await browser.page();
-  page.setDefaultTimeout(60000);
-  const token = await lab.setupToken();
-  await page.goto(`${lab.url}/setup#token=${encodeURIComponent(token)}`);
-  await page.locator('input[name="password"]').fill(password);
-  await page.locator('input[name="confirm"]').fill(password);
-  await page.getByRole("button", { name: "Set password" }).click();
-  await page.getByRole("heading", { name: "Runs" }).waitFor();
+  ({ lab, browser, page, seen } = await signedIn(password));
 });
-after(async () => {
-  await browser?.close();
-  await lab?.stop();
-});
+after(() => signOff({ browser, lab }));
 
 const chat = () => page.locator('[data-testid="chat"]');
 const box = () => page.locator('textarea[name="reply"]');
