@@ -140,7 +140,7 @@ export function Composer(props: ComposerProps) {
               name="reply"
               rows={1}
               ref={box}
-              placeholder={props.stale ? "Reply (sent when lab is back)…" : props.state === "working" ? "Queue a reply…" : "Reply…"}
+              placeholder={props.stale ? "Reply (sent when lab is back)…" : props.state === "working" ? "Next reply…" : "Reply…"}
               value={text()}
               readOnly={busy()}
               onFocus={() => props.slash?.prepare()}
