@@ -13,9 +13,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { launch, watch } from "./lib/browser.mjs";
-import { startLab } from "./lib/lab.mjs";
-import { setup, shot } from "./lib/util.mjs";
+import { signedIn } from "./lib/session.mjs";
+import { shot } from "./lib/util.mjs";
 
 const password = "correct horse battery staple";
 const slow = { timeout: 120000 };
@@ -23,12 +22,7 @@ let lab, browser, page, seen;
 const lags = { claude: [], codex: [] };
 
 before(async () => {
-  lab = await startLab();
-  browser = await launch();
-  page = await browser.page();
-  page.setDefaultTimeout(60000);
-  seen = watch(page);
-  await setup(page, lab, password);
+  ({ lab, browser, page, seen } = await signedIn(password));
 });
 after(async () => {
   for (const [p, l] of Object.entries(lags)) {
