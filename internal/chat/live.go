@@ -41,9 +41,14 @@ type live struct {
 	// turn drew but never recorded, for the current transcript.
 	draw      drawing
 	liveShown atomic.Pointer[conv.LiveText]
-	kept      []conv.Partial
-	keptAt    int           // a partial was kept after seq keptAt-1 since the last event
-	done      chan struct{} // closed by close
+	// watchedUntil (unix ns) is how long a client's last read keeps the
+	// live text read; reading is set while the reader runs (set under mu,
+	// read without it by watch, which every messages read calls).
+	watchedUntil atomic.Int64
+	reading      atomic.Bool
+	kept         []conv.Partial
+	keptAt       int           // a partial was kept after seq keptAt-1 since the last event
+	done         chan struct{} // closed by close
 
 	mu      sync.Mutex
 	view    *View

@@ -52,15 +52,13 @@ type PartialStore interface {
 
 // drawing is a live view's reading of the words drawn; guarded by l.mu.
 type drawing struct {
-	watchedUntil time.Time
-	reading      bool
-	head         string    // the block shown: its first letters and digits
-	landed       bool      // the block's words are in the transcript
-	base         int       // the stream's length when the block appeared
-	since        time.Time // when it appeared
-	text         string    // the words served
-	doubt        string    // a reading that did not grow the text, waiting for the next to agree
-	last         *conv.LiveText
+	head   string    // the block shown: its first letters and digits
+	landed bool      // the block's words are in the transcript
+	base   int       // the stream's length when the block appeared
+	since  time.Time // when it appeared
+	text   string    // the words served
+	doubt  string    // a reading that did not grow the text, waiting for the next to agree
+	last   *conv.LiveText
 	// keep is the text of a turn that ended unrecorded, kept at keepAt
 	// unless the transcript records it first.
 	keep   *conv.LiveText
@@ -88,22 +86,34 @@ func headOf(sq string) string {
 }
 
 // watch notes that a client reads the run now: its live text is read for
-// liveWatchTTL from now while it works.
+// liveWatchTTL from now while it works. It runs on every read of the
+// run's messages, so it takes no lock a refresh holds: a run that works
+// (as its last frame says) without a reader gets one started aside.
 func (l *live) watch(now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.draw.watchedUntil = now.Add(liveWatchTTL)
-	l.startReading(now)
+	l.watchedUntil.Store(now.Add(liveWatchTTL).UnixNano())
+	if l.reading.Load() {
+		return
+	}
+	if f := l.shown.Load(); f == nil || f.state != conv.StateWorking {
+		return // the refresh that finds it working starts the reader
+	}
+	go func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.startReading(time.Now())
+	}()
 }
+
+// watched reports whether a client read the run within liveWatchTTL.
+func (l *live) watched(now time.Time) bool { return now.UnixNano() < l.watchedUntil.Load() }
 
 // startReading starts the reader if the run works and is watched. Called
 // with l.mu held.
 func (l *live) startReading(now time.Time) {
-	d := &l.draw
-	if d.reading || l.state != conv.StateWorking || !now.Before(d.watchedUntil) || l.look.drv == nil {
+	if l.reading.Load() || l.state != conv.StateWorking || !l.watched(now) || l.look.drv == nil {
 		return
 	}
-	d.reading = true
+	l.reading.Store(true)
 	l.log.Debug("live text: reading", "run", l.runID)
 	go l.readDrawing()
 }
@@ -115,8 +125,8 @@ func (l *live) readDrawing() {
 	defer t.Stop()
 	for {
 		l.mu.Lock()
-		if now := time.Now(); l.state != conv.StateWorking || !now.Before(l.draw.watchedUntil) {
-			l.draw.reading = false
+		if l.state != conv.StateWorking || !l.watched(time.Now()) {
+			l.reading.Store(false)
 			l.setLive(nil)
 			l.log.Debug("live text: stopped reading", "run", l.runID, "state", l.state)
 			l.mu.Unlock()
@@ -161,8 +171,7 @@ func (l *live) noteDrawing(text string, now time.Time) bool {
 	same := !d.landed && d.head != "" && (strings.HasPrefix(head, d.head) || strings.HasPrefix(d.head, head))
 	switch {
 	case !same:
-		*d = drawing{watchedUntil: d.watchedUntil, reading: d.reading, keep: d.keep, keepAt: d.keepAt,
-			head: head, base: l.view.Len(), since: now}
+		*d = drawing{keep: d.keep, keepAt: d.keepAt, head: head, base: l.view.Len(), since: now}
 	case d.text != "" && !strings.HasPrefix(sq, squashWords(d.text)) && text != d.doubt:
 		// The words shrank or changed: a screen caught mid-redraw says
 		// so once; believe it when the next reading agrees.
@@ -228,7 +237,7 @@ func (l *live) afterRefresh(now time.Time) {
 		if d.last != nil && l.view != nil && !l.recorded(headOf(squashWords(d.last.Text))) {
 			d.keep, d.keepAt = d.last, now.Add(keepGrace)
 		}
-		*d = drawing{watchedUntil: d.watchedUntil, reading: d.reading, keep: d.keep, keepAt: d.keepAt}
+		*d = drawing{keep: d.keep, keepAt: d.keepAt}
 		l.setLive(nil)
 		return
 	}

@@ -76,6 +76,8 @@ func TestReadsNeverWaitOnSlowWork(t *testing.T) {
 
 	read := make(chan conv.Page, 1)
 	go func() {
+		// As GET messages does: note the watcher (for live text), then read.
+		f.svc.Watch("run-1")
 		p, err := f.svc.Messages(context.Background(), "run-1", conv.Query{Limit: 10})
 		if err != nil {
 			t.Error(err)
