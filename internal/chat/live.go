@@ -244,10 +244,10 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 		l.lookSoon()
 	}
 	l.syncedAt = now
-	l.tail.rest(l.atRest(now))
 	l.noteActivity(st, ch.Changed, now)
 	l.turns.observe(l.view, l.state)
 	l.afterRefresh(now)
+	l.tail.rest(l.atRest(now)) // after afterRefresh: it may keep drawn text
 	l.publishFrame()
 
 	n, pendingID, alert := 0, "", ""
@@ -285,12 +285,13 @@ func (l *live) refreshLocked() (*conv.Event, bool) {
 // atRest reports whether nothing about the run can change but through its
 // files or lab's own hand: it is not working, no dialog waits, the
 // transcript has been quiet a while and the pane needs no look on time
-// (a starting run's screen is known, no command or alert is watched). The
+// (a starting run's screen is known, no command or alert is watched, no
+// drawn text waits to be kept at its time). The
 // operator typing at the terminal wakes it through the files the CLI
 // writes (the prompt hook, the transcript).
 func (l *live) atRest(now time.Time) bool {
 	return l.state != conv.StateWorking && l.state != conv.StateQuestion && l.pending == nil && !l.soon &&
-		now.Sub(l.changed) >= restAfter && !l.look.restless(now)
+		l.draw.keep == nil && now.Sub(l.changed) >= restAfter && !l.look.restless(now)
 }
 
 // lookSoon schedules a refresh shortly, for a dialog the pane does not

@@ -159,7 +159,10 @@ func (t *tailer) loop() {
 				errs = nil
 				continue
 			}
+			// Events may have been lost (a queue overflow): look now
+			// rather than at the next poll, which may be a rest one.
 			t.log.Debug("watch error", "err", err)
+			t.syncNow()
 		case <-t.kick:
 			t.syncNow()
 		case <-tick.C:
