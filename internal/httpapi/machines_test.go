@@ -107,6 +107,14 @@ func TestHubListsTheRunsOfEveryMachine(t *testing.T) {
 	if got := runIDs(only.Runs); len(got) != 1 || got["r1"] != "here" {
 		t.Fatalf("machine=here: %v; want the local run only", got)
 	}
+	// One run, local or relayed, says its machine as the lists do.
+	var one conv.Run
+	if hub.get(bearer, "/api/v1/runs/r1", &one); one.Machine != "here" {
+		t.Fatalf("GET a local run: machine %q; want here", one.Machine)
+	}
+	if hub.get(bearer, "/api/v1/runs/b~r1", &one); one.Machine != "b" || one.ID != "b~r1" {
+		t.Fatalf("GET a peer's run: %s on %q; want b~r1 on b", one.ID, one.Machine)
+	}
 	if got := hub.do(rq{method: "GET", path: "/api/v1/runs?machine=nowhere", bearer: bearer}); got.status != 404 || !strings.Contains(got.errMsg(t), "no machine named") {
 		t.Fatalf("machine=nowhere: %d %s; want 404", got.status, got.body)
 	}

@@ -86,7 +86,9 @@ func (s *Server) terminal(w http.ResponseWriter, r *http.Request) error {
 		stop()
 		switch {
 		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-			if !send([]byte(": still here\n\n")) {
+			// A token revoked meanwhile ends the stream, as the events
+			// stream does at its heartbeat.
+			if !s.stillAllowed(r) || !send([]byte(": still here\n\n")) {
 				return nil
 			}
 			continue

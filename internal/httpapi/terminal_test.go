@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"lab/internal/conv"
 	"lab/internal/tmux"
@@ -148,6 +149,33 @@ func TestTerminalStream(t *testing.T) {
 	}
 
 	cancel()
+	poll(t, "the control client to detach", func() bool { return term.clients(t) == "" })
+}
+
+// A token revoked while its terminal stream is open ends the stream at
+// the next heartbeat, as the events stream does: the pane is not shown
+// to a device that lost its access.
+func TestTerminalStreamEndsWhenItsTokenIsRevoked(t *testing.T) {
+	term := newTmuxTerminals(t)
+	h := newHarness(t, harnessOpt{config: func(c *Config) {
+		c.Terminals = term
+		c.Heartbeat = 20 * time.Millisecond
+	}})
+	_, frames := h.openTerminal(context.Background(), "r1", h.token("phone"))
+	if f, _ := next(t, frames); f.event != "screen" {
+		t.Fatalf("first frame %+v; want the screen", f)
+	}
+	if _, err := h.db.RevokeAPIToken(context.Background(), "phone"); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(5 * time.Second); ; {
+		if _, ok := next(t, frames); !ok {
+			break // the stream ended
+		}
+		if time.Now().After(end) {
+			t.Fatal("the terminal stream went on after its token was revoked")
+		}
+	}
 	poll(t, "the control client to detach", func() bool { return term.clients(t) == "" })
 }
 

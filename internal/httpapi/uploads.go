@@ -58,6 +58,9 @@ func (s *Server) upload(staged bool) apiFunc {
 		}
 		rc := http.NewResponseController(w)
 		_ = rc.SetReadDeadline(time.Now().Add(uploadReadTime))
+		// The server's write timeout counts from the request's start: a
+		// slow upload that arrived whole must still get its answer.
+		_ = rc.SetWriteDeadline(time.Now().Add(uploadReadTime + 30*time.Second))
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxUploadBytes+uploadOverhead)
 		name, typ, body, err := uploadPart(r)
 		if err != nil {
@@ -141,6 +144,6 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, run)
+	writeJSON(w, http.StatusOK, s.stampRun(run))
 	return nil
 }
