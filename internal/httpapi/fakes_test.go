@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"lab/internal/conv"
@@ -21,7 +22,9 @@ import (
 // keeps: unknown ids are 404, ended runs refuse actions with 409, only the
 // pending dialog's tool_id can be answered, and answers must fit it.
 type fakeRuns struct {
-	mu     sync.Mutex
+	// listDelay makes List slow (a busy machine), for a hub's deadline.
+	listDelay atomic.Int64
+	mu        sync.Mutex
 	runs   map[string]*fakeRun
 	next   int
 	broker *Broker
@@ -71,6 +74,13 @@ func (f *fakeRuns) append(r *fakeRun, m conv.Message) {
 }
 
 func (f *fakeRuns) List(ctx context.Context) ([]conv.Run, error) {
+	if d := time.Duration(f.listDelay.Load()); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []conv.Run

@@ -81,6 +81,7 @@ type harnessOpt struct {
 	tls        bool
 	config     func(*Config)
 	server     func(*http.Server) // before start
+	hub        func(*peer.Config)
 }
 
 func newHarness(t testing.TB, opt harnessOpt) *harness {
@@ -118,7 +119,11 @@ func newHarness(t testing.TB, opt harnessOpt) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.hub = peer.New(peer.Config{DB: db, Publish: broker.Publish})
+	hubCfg := peer.Config{DB: db, Publish: broker.Publish}
+	if opt.hub != nil {
+		opt.hub(&hubCfg)
+	}
+	h.hub = peer.New(hubCfg)
 	hubCtx, stopHub := context.WithCancel(context.Background())
 	h.hub.Start(hubCtx)
 	t.Cleanup(func() { stopHub(); h.hub.Close() })

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"lab/internal/conv"
+	"lab/internal/peer"
 	"lab/internal/store"
 )
 
@@ -130,6 +131,31 @@ func TestHubListsTheRunsOfEveryMachine(t *testing.T) {
 	hub.get(bearer, "/api/v1/runs?machine=a2", &own)
 	if got := runIDs(own.Runs); len(got) != 2 || got["a2~r1"] != "a2" {
 		t.Fatalf("hub's machine=a2: %v; want a's own two runs, renamed", got)
+	}
+}
+
+// A peer slower than the hub's list deadline is shown by the runs it
+// listed last, and stays reachable: giving up on a list says nothing of
+// the machine (its event stream does), so nothing greys a healthy peer.
+func TestHubListPastItsDeadlineKeepsThePeerReachable(t *testing.T) {
+	hub := newHarness(t, harnessOpt{hub: func(c *peer.Config) { c.ListTimeout = 100 * time.Millisecond }})
+	a := newHarness(t, harnessOpt{})
+	a.start("on a")
+	hub.linkPeer("a", a)
+	bearer := hub.token("phone")
+	var list RunList
+	hub.get(bearer, "/api/v1/runs", &list)
+	if got := runIDs(list.Runs); got["a~r1"] != "a" {
+		t.Fatalf("runs %v; want a's run", got)
+	}
+
+	a.runs.listDelay.Store(int64(time.Second))
+	hub.get(bearer, "/api/v1/runs", &list)
+	if got := runIDs(list.Runs); got["a~r1"] != "a" {
+		t.Fatalf("runs of a slow peer %v; want its last listed run", got)
+	}
+	if st := machineStatus(list.Machines, "a"); st != conv.MachineOK {
+		t.Fatalf("a slow peer's status %q; want it reachable", st)
 	}
 }
 

@@ -1,6 +1,7 @@
 package peer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -26,9 +26,8 @@ type remote struct {
 	addedAt   time.Time
 	reach     *reach
 
-	mu    sync.Mutex
-	runs  []conv.Run // the last list it answered, ids prefixed
-	known bool       // runs holds an answer
+	mu   sync.Mutex
+	runs []conv.Run // the last list it answered, ids prefixed
 
 	stop func()        // ends the follower
 	done chan struct{} // closed when the follower has ended
@@ -81,7 +80,7 @@ func (r *remote) cached() []conv.Run {
 func (r *remote) remember(runs []conv.Run) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.runs, r.known = runs, true
+	r.runs = runs
 }
 
 // peerError is a peer's answer that was not a success: its status and
@@ -159,7 +158,7 @@ func (h *Hub) call(ctx context.Context, r *remote, method, path string, q url.Va
 		if err != nil {
 			return err
 		}
-		rd = strings.NewReader(string(b))
+		rd = bytes.NewReader(b)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, r.url(path, q).String(), rd)
 	if err != nil {
@@ -170,15 +169,22 @@ func (h *Hub) call(ctx context.Context, r *remote, method, path string, q url.Va
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	// A caller that gave up (a list's short deadline, say) says nothing of
+	// the peer: only a failure within the caller's time marks it down
+	// (the follower's watchdog catches a peer that is really gone).
 	res, err := h.client.Do(req)
 	if err != nil {
-		h.failed(r, err)
+		if ctx.Err() == nil {
+			h.failed(r, err)
+		}
 		return err
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
 	if err != nil {
-		h.failed(r, err)
+		if ctx.Err() == nil {
+			h.failed(r, err)
+		}
 		return err
 	}
 	if res.StatusCode >= 300 {

@@ -82,7 +82,8 @@ func (h *Hub) eachReachable(ctx context.Context, fn func(ctx context.Context, r 
 // Runs gathers every peer's runs (the archived ones when archived), each
 // peer's own order kept, peers by name. A peer that cannot be reached,
 // or is slower than ListTimeout, is shown by the last runs it listed
-// (none for the archived list); the machines say which is which.
+// (none for the archived list); the machines say which cannot be
+// reached (a slow one is not marked down: its stream says whether it is).
 func (h *Hub) Runs(ctx context.Context, archived bool) ([]conv.Run, []conv.Machine) {
 	var mu sync.Mutex
 	live := map[string][]conv.Run{}
