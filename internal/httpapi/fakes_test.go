@@ -25,10 +25,10 @@ type fakeRuns struct {
 	// listDelay makes List slow (a busy machine), for a hub's deadline.
 	listDelay atomic.Int64
 	mu        sync.Mutex
-	runs   map[string]*fakeRun
-	next   int
-	broker *Broker
-	lastQ  conv.Query
+	runs      map[string]*fakeRun
+	next      int
+	broker    *Broker
+	lastQ     conv.Query
 }
 
 type fakeRun struct {
