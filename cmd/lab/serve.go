@@ -144,7 +144,7 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	fs.Var((*hostList)(&c.AllowedHosts), "allowed-hosts", "comma-separated host names lab answers to besides localhost (env LAB_ALLOWED_HOSTS); needed when reached by name through a proxy")
 	fs.Var((*proxyList)(&c.TrustedProxies), "trusted-proxies", "comma-separated addresses or CIDR networks of reverse proxies whose X-Forwarded-For names the client (env LAB_TRUSTED_PROXIES; default none); a proxy on this machine connects from 127.0.0.1 or ::1")
 	fs.StringVar(&c.PushSubject, "push-subject", get("LAB_PUSH_SUBJECT", push.DefaultSubject), "contact for Web Push services, mailto:you@example.org or an https URL (env LAB_PUSH_SUBJECT); Apple refuses localhost addresses")
-	fs.IntVar(&c.UploadMaxMB, "upload-max-mb", envInt(get("LAB_UPLOAD_MAX_MB", ""), uploads.DefaultMax>>20), "largest file (photo or other) sent for an agent, in MiB (env LAB_UPLOAD_MAX_MB); larger ones get 413")
+	fs.IntVar(&c.UploadMaxMB, "upload-max-mb", uploads.DefaultMax>>20, "largest file (photo or other) sent for an agent, in MiB (env LAB_UPLOAD_MAX_MB); larger ones get 413")
 	fs.Var((*pathList)(&c.FolderRoots), "folder-roots", "colon-separated folders the new-run folder picker may list under (env LAB_FOLDER_ROOTS; default your home)")
 	fs.StringVar(&c.Machine, "machine", get("LAB_MACHINE", ""), "this lab's name, shown on its runs where a hub shows other labs' too (env LAB_MACHINE; default the host name)")
 	fs.DurationVar(&c.Heartbeat, "heartbeat", 0, "how often the event stream sends a heartbeat (env LAB_HEARTBEAT; default 10s); the web app reconnects a stream silent for 2.5 of them")
@@ -154,6 +154,13 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if v := env.Getenv("LAB_UPLOAD_MAX_MB"); v != "" && !explicitFlag(fs, "upload-max-mb") {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return c, fmt.Errorf("LAB_UPLOAD_MAX_MB %q: want a whole number of MiB", v)
+		}
+		c.UploadMaxMB = n
 	}
 	if c.UploadMaxMB < 1 || c.UploadMaxMB > 1024 {
 		return c, fmt.Errorf("--upload-max-mb %d: want 1 to 1024", c.UploadMaxMB)
@@ -220,15 +227,6 @@ func parseServe(args []string, env Env, demo bool) (serveConfig, error) {
 		c.CodexHome = abs
 	}
 	return c, nil
-}
-
-// envInt reads a number from the environment, def when unset or not a
-// number (the flag then says what it got).
-func envInt(v string, def int) int {
-	if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-		return n
-	}
-	return def
 }
 
 // pinnedClaude is where scripts/install-claude.sh puts the pinned CLI,

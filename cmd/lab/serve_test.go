@@ -458,6 +458,20 @@ func TestParseServeDefaults(t *testing.T) {
 	if h, err := parseServe(nil, hbEnv, false); err != nil || h.Heartbeat != 2*time.Second {
 		t.Fatalf("LAB_HEARTBEAT=2s: got %v, %v", h.Heartbeat, err)
 	}
+	upEnv := func(v string) Env {
+		return Env{Stderr: io.Discard, Getenv: func(k string) string {
+			return map[string]string{"HOME": "/home/op", "LAB_UPLOAD_MAX_MB": v}[k]
+		}}
+	}
+	if u, err := parseServe(nil, upEnv("50"), false); err != nil || u.UploadMaxMB != 50 {
+		t.Fatalf("LAB_UPLOAD_MAX_MB=50: got %v, %v", u.UploadMaxMB, err)
+	}
+	if u, err := parseServe([]string{"--upload-max-mb", "5"}, upEnv("50"), false); err != nil || u.UploadMaxMB != 5 {
+		t.Fatalf("--upload-max-mb 5 over LAB_UPLOAD_MAX_MB=50: got %v, %v", u.UploadMaxMB, err)
+	}
+	if _, err := parseServe(nil, upEnv("20MB"), false); err == nil || !strings.Contains(err.Error(), "LAB_UPLOAD_MAX_MB") {
+		t.Fatalf("LAB_UPLOAD_MAX_MB=20MB: %v; want an error naming it", err)
+	}
 	for _, bad := range [][]string{{"--claude-env", "NOVALUE"}, {"extra"}, {"--log-level", "loud", "--nope"}, {"--heartbeat", "1ms"}, {"--heartbeat", "1h"}, {"--heartbeat", "soon"}} {
 		if _, err := parseServe(bad, env, false); err == nil {
 			t.Errorf("parseServe(%v) = nil error; want one", bad)
