@@ -23,7 +23,7 @@ import { onSent, outbox, sendAnswer, sendReply as send } from "../outbox";
 import { cliVersion } from "../lib/format";
 import { runHeading } from "../lib/heading";
 import { lastSeq } from "../lib/merge";
-import { providerInfo, providerLabel, providers } from "../providers";
+import { providerInfo, providerLabel } from "../providers";
 import { trackSeen } from "../seen";
 import { manyMachines } from "../machines";
 import { loadTerminalSheet, terminalSheet } from "../terminal/lazy";
@@ -86,7 +86,7 @@ export function RunChat(props: { id: string }) {
     setTerminal(true);
     loadTerminalSheet().catch(() => setStopError("Could not load the terminal view: is lab reachable?"));
   }
-  const provider = () => providers()?.find((p) => p.name === run()?.provider);
+  const provider = () => providerInfo(run()?.provider);
   /** canSteer: a live run lab can type into, whose CLI can switch modes or models. */
   const canSteer = () => state() !== "ended" && !attached()?.read_only && !!(provider()?.switch_modes?.length || provider()?.models?.length);
   /** agent names the run's CLI for people. */
@@ -276,7 +276,7 @@ export function RunChat(props: { id: string }) {
             pending={!!conv.pending()}
             onReply={sendReply}
             upload={(f) => api.upload(props.id, f, f.name)}
-            attach={providerInfo(run()?.provider)?.attachments !== false}
+            attach={provider()?.attachments !== false}
             onInterrupt={async () => {
               await api.interrupt(props.id);
               conv.refresh();
