@@ -268,11 +268,6 @@ func (l *labServer) latencies(paths []string, gap time.Duration, min int, stop <
 	}
 }
 
-// pct is the p-th percentile of sorted durations, in milliseconds.
-func pct(sorted []time.Duration, p float64) float64 {
-	return float64(sorted[int(float64(len(sorted)-1)*p/100)].Microseconds()) / 1000
-}
-
 // BenchmarkMessagesWhileStarting measures GET /runs/{id}/messages while
 // ten runs start at once (until every one of them ended its first turn),
 // of a run that settled before ("settled") and of the first of the ten
@@ -324,21 +319,18 @@ func BenchmarkMessagesWhileStarting(b *testing.B) {
 		}()
 		starting := "/api/v1/runs/" + <-first + "/messages"
 		busy := lab.latencies([]string{settled, starting, "/healthz"}, 20*time.Millisecond, 50, stop)
-		for _, l := range append(idle, busy...) {
-			slices.Sort(l)
-		}
 		report := func(name string, l []time.Duration) {
-			b.ReportMetric(pct(l, 50), name+"-p50-ms")
-			b.ReportMetric(pct(l, 99), name+"-p99-ms")
-			b.ReportMetric(pct(l, 100), name+"-max-ms")
+			b.ReportMetric(ms(quantile(l, 0.5)), name+"-p50-ms")
+			b.ReportMetric(ms(quantile(l, 0.99)), name+"-p99-ms")
+			b.ReportMetric(ms(quantile(l, 1)), name+"-max-ms")
 		}
 		report("idle", idle[0])
 		report("settled", busy[0])
 		report("starting", busy[1])
 		report("healthz-idle", idle[1])
 		report("healthz-busy", busy[2])
-		b.ReportMetric(pct(busy[0], 99)/pct(idle[0], 99), "settled/idle-p99")
-		b.ReportMetric(pct(busy[1], 99)/pct(idle[0], 99), "starting/idle-p99")
+		b.ReportMetric(ms(quantile(busy[0], 0.99))/ms(quantile(idle[0], 0.99)), "settled/idle-p99")
+		b.ReportMetric(ms(quantile(busy[1], 0.99))/ms(quantile(idle[0], 0.99)), "starting/idle-p99")
 		b.ReportMetric(float64(len(busy[0])), "reads")
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,17 +75,13 @@ func BenchmarkBlockedToPushRealCLI(b *testing.B) {
 		lat = append(lat, got.At.Sub(blocked))
 		lab.call("POST", "/api/v1/runs/"+run.ID+"/stop", nil, nil)
 	}
-	pct := func(d []time.Duration, p float64) float64 {
-		slices.Sort(d)
-		return float64(d[int(p*float64(len(d)-1))].Microseconds()) / 1000
-	}
-	b.ReportMetric(pct(lat, 0.5), "p50-ms")
-	b.ReportMetric(pct(lat, 0.95), "p95-ms")
-	b.ReportMetric(pct(lat, 1), "max-ms")
-	b.ReportMetric(pct(fromHook, 0.5), "hook-p50-ms")
-	b.ReportMetric(pct(fromHook, 0.95), "hook-p95-ms")
-	b.ReportMetric(pct(fromLine, 0.5), "line-p50-ms")
-	b.ReportMetric(pct(fromLine, 0.95), "line-p95-ms")
+	b.ReportMetric(ms(quantile(lat, 0.5)), "p50-ms")
+	b.ReportMetric(ms(quantile(lat, 0.95)), "p95-ms")
+	b.ReportMetric(ms(quantile(lat, 1)), "max-ms")
+	b.ReportMetric(ms(quantile(fromHook, 0.5)), "hook-p50-ms")
+	b.ReportMetric(ms(quantile(fromHook, 0.95)), "hook-p95-ms")
+	b.ReportMetric(ms(quantile(fromLine, 0.5)), "line-p50-ms")
+	b.ReportMetric(ms(quantile(fromLine, 0.95)), "line-p95-ms")
 }
 
 func claudetestPoll(b *testing.B, cond func() bool) {
