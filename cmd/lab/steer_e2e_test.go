@@ -72,12 +72,17 @@ func (l *labServer) pane(runID string) string {
 	return out
 }
 
-// still waits until the run's pane and the model's request count have
-// held for half a second (a dialog that just showed may still be drawing,
-// a turn's last request still arriving) and returns them: the baseline
-// for something that must change neither.
-func (l *labServer) still(t *testing.T, runID string, requests func() int) (string, int) {
+// refusesCommandWhileDialog asks the agent a question, checks that a
+// command sent while it waits is refused (409) with nothing typed or sent
+// to the model, then answers it and waits for the turn to end. The pane
+// and the model's request count are compared once both held still for
+// half a second: a dialog that just showed may still be drawing, a turn's
+// last request still arriving.
+func (l *labServer) refusesCommandWhileDialog(t *testing.T, runID string, requests func() int) {
 	t.Helper()
+	path := "/api/v1/runs/" + runID + "/command"
+	l.reply(runID, "lab:single pick one")
+	p := l.waitPage(runID, "a pending question", func(p conv.Page) bool { return p.PendingDialog != nil })
 	screen, n, since := l.pane(runID), requests(), time.Now()
 	claudetest.Poll(t, 30*time.Second, "a still pane", func() bool {
 		s, c := l.pane(runID), requests()
@@ -86,16 +91,14 @@ func (l *labServer) still(t *testing.T, runID string, requests func() int) (stri
 		}
 		return time.Since(since) >= 500*time.Millisecond
 	})
-	return screen, n
-}
-
-// untouched fails the test when the pane or the request count moved
-// from the baseline still took.
-func (l *labServer) untouched(t *testing.T, runID, screen string, requests, before int) {
-	t.Helper()
-	if after := l.pane(runID); after != screen || requests != before {
-		t.Fatalf("a refused command changed the pane or reached the model (%d requests, %d before); before:\n%s\nafter:\n%s", requests, before, screen, after)
+	if code, msg := l.post(path, conv.CommandRequest{Name: "compact"}); code != 409 || !strings.Contains(msg, "dialog is waiting") {
+		t.Errorf("/compact with a dialog waiting: %d %q; want 409", code, msg)
 	}
+	if after, c := l.pane(runID), requests(); after != screen || c != n {
+		t.Fatalf("a refused command changed the pane or reached the model (%d requests, %d before); before:\n%s\nafter:\n%s", c, n, screen, after)
+	}
+	l.answer(runID, conv.Answer{ToolID: p.PendingDialog.ToolID, Answers: []conv.QuestionAnswer{{Chosen: []int{0}}}})
+	l.waitPage(runID, "the answer's turn", func(p conv.Page) bool { return p.State == conv.StateNeedsInput && p.PendingDialog == nil })
 }
 
 // hasText reports whether the page holds a message of kind with text
@@ -217,16 +220,7 @@ func TestServeSlashCommands(t *testing.T) {
 	}
 
 	// A dialog waits: a command is refused, nothing typed or sent.
-	lab.reply(run.ID, "lab:single pick one")
-	p = lab.waitPage(run.ID, "a pending question", func(p conv.Page) bool { return p.PendingDialog != nil })
-	requests := func() int { return len(api.Requests()) }
-	screen, before := lab.still(t, run.ID, requests)
-	if code, msg := lab.post(path, conv.CommandRequest{Name: "compact"}); code != 409 || !strings.Contains(msg, "dialog is waiting") {
-		t.Errorf("/compact with a dialog waiting: %d %q; want 409", code, msg)
-	}
-	lab.untouched(t, run.ID, screen, requests(), before)
-	lab.answer(run.ID, conv.Answer{ToolID: p.PendingDialog.ToolID, Answers: []conv.QuestionAnswer{{Chosen: []int{0}}}})
-	lab.waitPage(run.ID, "the answer's turn", func(p conv.Page) bool { return p.State == conv.StateNeedsInput && p.PendingDialog == nil })
+	lab.refusesCommandWhileDialog(t, run.ID, func() int { return len(api.Requests()) })
 
 	// /clear: the same run follows the new session, where a reply lands.
 	old := lab.run(run.ID)
@@ -419,22 +413,13 @@ func TestServeCodexSlashCommands(t *testing.T) {
 		}
 	}
 
-	lab.reply(run.ID, "lab:single pick one")
-	p := lab.waitPage(run.ID, "a pending question", func(p conv.Page) bool { return p.PendingDialog != nil })
-	requests := func() int { return len(api.Requests()) }
-	screen, before := lab.still(t, run.ID, requests)
-	if code, msg := lab.post(path, conv.CommandRequest{Name: "compact"}); code != 409 || !strings.Contains(msg, "dialog is waiting") {
-		t.Errorf("/compact with a dialog waiting: %d %q; want 409", code, msg)
-	}
-	lab.untouched(t, run.ID, screen, requests(), before)
-	lab.answer(run.ID, conv.Answer{ToolID: p.PendingDialog.ToolID, Answers: []conv.QuestionAnswer{{Chosen: []int{0}}}})
-	lab.waitPage(run.ID, "the answer's turn", func(p conv.Page) bool { return p.State == conv.StateNeedsInput && p.PendingDialog == nil })
+	lab.refusesCommandWhileDialog(t, run.ID, func() int { return len(api.Requests()) })
 
 	old := lab.run(run.ID)
 	lab.mustPost(path, conv.CommandRequest{Name: "new"})
 	lab.reply(run.ID, "lab:text in the new session")
 	claudetest.Poll(t, 60*time.Second, "the run on a new session", func() bool { return lab.run(run.ID).SessionID != old.SessionID })
-	p = lab.idle(run.ID, "You said: lab:text in the new session")
+	p := lab.idle(run.ID, "You said: lab:text in the new session")
 	if hasText(p, conv.KindText, "lab:text first") || lab.run(run.ID).TranscriptPath == old.TranscriptPath {
 		t.Fatalf("after /new: chat %+v; want the new session's only", p.Messages)
 	}
