@@ -5,27 +5,18 @@
 // (e2e/mock/server.mjs); screenshots go to docs/screenshots/. Needs
 // `npm run build` first.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
-import { startMock, text } from "./mock/server.mjs";
+import { text } from "./mock/server.mjs";
 import { login, poll, shot } from "./lib/util.mjs";
+import { mockSignedIn, mockSignOff } from "./lib/session.mjs";
 
-const dist = new URL("../dist/", import.meta.url).pathname;
 let mock, browser, page, seen;
 
 before(async () => {
-  assert.ok(existsSync(dist + "index.html"), "web/dist is missing: run `npm run build` first");
-  mock = await startMock({ dist });
-  browser = await launch();
-  page = await browser.page();
-  seen = watch(page);
-  await login(page, mock.url, "mock");
+  ({ mock, browser, page, seen } = await mockSignedIn());
 });
-after(async () => {
-  await browser?.close();
-  await mock?.close();
-});
+after(() => mockSignOff({ browser, mock }));
 
 const chat = (p = page) => p.locator('[data-testid="chat"]');
 

@@ -6,28 +6,17 @@
 // 390×844 go to docs/screenshots/ with LAB_SCREENSHOTS=1 (`make
 // screenshots`), else to a temp folder. Needs `npm run build` first.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { launch, watch } from "./lib/browser.mjs";
-import { startMock } from "./mock/server.mjs";
 import { login, poll, shot } from "./lib/util.mjs";
+import { mockSignedIn, mockSignOff } from "./lib/session.mjs";
 
-const dist = new URL("../dist/", import.meta.url).pathname;
 let mock, browser, page, seen;
 
 before(async () => {
-  assert.ok(existsSync(dist + "index.html"), "web/dist is missing: run `npm run build` first");
-  mock = await startMock({ dist });
-  browser = await launch();
-  page = await browser.page();
-  seen = watch(page);
-  await browser.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: mock.url });
-  await login(page, mock.url, "mock");
+  ({ mock, browser, page, seen } = await mockSignedIn((b, m) => b.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: m.url })));
 });
-after(async () => {
-  await browser?.close();
-  await mock?.close();
-});
+after(() => mockSignOff({ browser, mock }));
 
 const chat = () => page.locator('[data-testid="chat"]');
 const open = async (path) => {
