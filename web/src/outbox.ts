@@ -7,7 +7,7 @@
 import { createSignal } from "solid-js";
 import { api, ApiError, type Answer } from "./api";
 import { connected, subscribe } from "./events";
-import { answerFate, goneText, newKey, parseStored, retryable, type OutItem } from "./lib/outbox";
+import { answerFate, goneText, newKey, parseStored, retryable, toStore, type OutItem } from "./lib/outbox";
 
 const storeKey = "lab.outbox.v1";
 
@@ -22,10 +22,14 @@ function load(): OutItem[] {
 const [items, setItems] = createSignal<readonly OutItem[]>(load());
 export { items as outbox };
 
+/** Keys this tab has held; others' items in storage are kept when it saves (toStore). */
+const held = new Set(items().map((i) => i.key));
+
 function save(list: readonly OutItem[]): void {
+  for (const i of list) held.add(i.key);
   setItems(list);
   try {
-    localStorage.setItem(storeKey, JSON.stringify(list));
+    localStorage.setItem(storeKey, JSON.stringify(toStore(list, load(), held)));
   } catch {
     /* memory only */
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Dialog } from "../api";
-import { answerFate, goneText, newKey, parseStored, retryable, type OutItem } from "./outbox";
+import { answerFate, goneText, newKey, parseStored, retryable, toStore, type OutItem } from "./outbox";
 
 const answer = (tool: string): OutItem => ({ key: "k", run: "r1", kind: "answer", answer: { tool_id: tool, answers: [{ chosen: [0] }] }, about: "Which database?", at: 1, status: "waiting" });
 const dialog = (tool: string, outcome: Dialog["outcome"] = null): Dialog => ({ tool_id: tool, kind: "question", answerable: true, outcome });
@@ -36,5 +36,12 @@ describe("outbox", () => {
   it("tries again after the network's failures, not the server's verdicts", () => {
     expect([0, 502, 503, 504].every(retryable)).toBe(true);
     expect([400, 404, 409, 413, 500].some(retryable)).toBe(false);
+  });
+  it("keeps what another tab queued when this one saves, and drops what this one sent", () => {
+    const reply = (key: string): OutItem => ({ key, run: "r1", kind: "reply", text: key, at: 1, status: "waiting" });
+    const held = new Set(["a", "sent"]);
+    const stored = [reply("sent"), reply("a"), reply("other")]; // "other": another tab's
+    expect(toStore([reply("a")], stored, held).map((i) => i.key)).toEqual(["a", "other"]);
+    expect(toStore([], [], held)).toEqual([]);
   });
 });

@@ -74,3 +74,13 @@ export function goneText(item: OutItem): string {
 export function retryable(status: number): boolean {
   return status === 0 || status === 502 || status === 503 || status === 504;
 }
+
+/**
+ * toStore is what a tab writes back to storage: its own items, and those
+ * another tab stored that this tab never held (one tab's write must not
+ * wipe what another queued). An item this tab held and no longer holds
+ * was sent or dropped here, and stays gone.
+ */
+export function toStore(mine: readonly OutItem[], stored: readonly OutItem[], held: ReadonlySet<string>): OutItem[] {
+  return [...mine, ...stored.filter((i) => !held.has(i.key))];
+}
