@@ -10,7 +10,8 @@
 # Most of a real-CLI test's time is spent waiting for a CLI or a browser,
 # so the tracks overlap well even on two cores. What the tracks share
 # (the pinned CLIs, npm packages, Go modules) is fetched first by `make
-# deps`, so no two tracks ever install the same thing at once.
+# deps`, so no two tracks ever install the same thing at once; the web
+# app and lab are built before the tracks fork.
 #
 # Each step's output is kept in a file and printed whole when the step
 # ends (so tracks never interleave mid-line), with its time. A failed step
@@ -53,7 +54,13 @@ track() {
   done
 }
 
-step setup deps || { cat "$logs/summary"; exit 1; }
+# The web app is built into internal/webui/dist (which cmd/lab embeds)
+# and lab with it once, before the tracks: the Go and lint tracks compile
+# that package, and must not see the folder rewritten under them.
+for t in deps web build; do
+  step setup "$t" || { cat "$logs/summary"; exit 1; }
+done
+export E2E_BUILD=clis
 
 track lint lint &
 lint=$!
