@@ -164,8 +164,17 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (_ conv.Run,
 		os.RemoveAll(rec.RunDir) // nothing of the run was started or recorded
 		return conv.Run{}, err
 	}
+	// Until the run is recorded, a failure gives the claimed uploads back
+	// to staging (a retry finds them) and leaves no run folder.
+	unclaim := func() {
+		if s.cfg.Uploads != nil {
+			s.cfg.Uploads.Return(req.Files)
+		}
+		os.RemoveAll(rec.RunDir)
+	}
 	cmd, err := p.Prepare(ctx, agent.Launch{Bin: bin, RunDir: rec.RunDir, Home: s.cfg.cliHome(), Cwd: req.Cwd, SeedTrust: s.cfg.SeedTrust, Uploads: upDir, Request: req})
 	if err != nil {
+		unclaim()
 		return conv.Run{}, err
 	}
 	// Record first: a lab that dies right after the spawn must still know
@@ -182,6 +191,7 @@ func (s *Service) Start(ctx context.Context, req conv.StartRequest) (_ conv.Run,
 		s.mu.Unlock()
 	}()
 	if err := s.db.CreateRun(ctx, rec); err != nil {
+		unclaim()
 		return conv.Run{}, err
 	}
 	if resumed != "" {

@@ -184,11 +184,20 @@ func (s *Store) Claim(ids []string, dir string) ([]conv.Upload, error) {
 	for i, u := range ups {
 		to := filepath.Join(dir, filepath.Base(u.Path))
 		if err := os.Rename(u.Path, to); err != nil {
+			s.Return(ups[:i]) // the ones moved go back: a retry finds them all
 			return nil, conv.Wrap(conv.EInternal, err, "move upload "+u.ID+" to its run")
 		}
 		ups[i].Path = to
 	}
 	return ups, nil
+}
+
+// Return moves claimed uploads back to staging, for a start that failed
+// after Claim: the operator's files wait for the next try, nothing lost.
+func (s *Store) Return(ups []conv.Upload) {
+	for _, u := range ups {
+		os.Rename(u.Path, filepath.Join(s.Staging, filepath.Base(u.Path))) // a file gone is the staging sweep's
+	}
 }
 
 // sweep drops staged uploads (and broken partial files) past StagingTTL.

@@ -197,6 +197,19 @@ func TestClaimMovesStagedUploadsToTheRun(t *testing.T) {
 	if _, err := s.Claim([]string{a.ID}, runDir); conv.KindOf(err) != conv.EInvalid {
 		t.Fatalf("a second claim = %v; want invalid", err)
 	}
+	// A start that failed after the claim gives them back: a retry
+	// claims them again, their bytes whole.
+	s.Return(got)
+	if len(files(t, runDir)) != 0 {
+		t.Fatalf("returned uploads still in the run: %v", files(t, runDir))
+	}
+	again, err := s.Claim([]string{a.ID, b.ID}, filepath.Join(base, "retry", Dir))
+	if err != nil {
+		t.Fatalf("claim after return: %v", err)
+	}
+	if data, err := os.ReadFile(again[0].Path); err != nil || string(data) != "alpha" {
+		t.Fatalf("returned upload reads %q, %v; want alpha", data, err)
+	}
 }
 
 func TestStageDropsOldStagedUploads(t *testing.T) {
